@@ -1,0 +1,34 @@
+/** Stable codes for everything that can stop generation; tests and callers switch on these. */
+export type CodegenErrorCode =
+  | "SCHEMA_DIR_MISSING"
+  | "SCHEMA_FILE_MISSING"
+  | "INVALID_JSON"
+  | "UNRESOLVED_REF"
+  | "UNSUPPORTED_SCHEMA"
+  | "NAME_COLLISION"
+  | "UNRESOLVED_METHODS"
+  | "OUTPUT_STALE"
+  | "USAGE";
+
+export interface CodegenErrorContext {
+  /** The file being read when the problem was found. */
+  file?: string;
+  /** JSON pointer (RFC 6901, as a URI fragment) into that file. */
+  pointer?: string;
+}
+
+/** An error that says what went wrong and where: the file and the JSON pointer inside it. */
+export class CodegenError extends Error {
+  override readonly name = "CodegenError";
+  readonly code: CodegenErrorCode;
+  readonly file: string | undefined;
+  readonly pointer: string | undefined;
+
+  constructor(code: CodegenErrorCode, message: string, context: CodegenErrorContext = {}) {
+    const where = [context.file, context.pointer].filter(Boolean).join(" at ");
+    super(where ? `${message} (${where})` : message);
+    this.code = code;
+    this.file = context.file;
+    this.pointer = context.pointer;
+  }
+}

@@ -1,0 +1,82 @@
+import { generatedHeader } from "./generated-header.js";
+import { serverOnlyDefinitions } from "./message-directions.js";
+import { emitProtocolModules } from "./protocol-modules.js";
+import { readProtocolMethods, type MethodKind } from "./protocol-methods.js";
+import { readSchemaDirectory, type SchemaFlavor } from "./schema-bundle.js";
+import { TypeEmitter } from "./type-emitter.js";
+import { emitValidatorModules } from "./validator-modules.js";
+
+export interface GenerateOptions {
+  /** A vendored schema directory: `manifest.json`, `stable/`, optionally `experimental/`. */
+  readonly schemasDir: string;
+  /** The command written into every file's header (how to make the files again). */
+  readonly command: string;
+}
+
+export interface FlavorReport {
+  readonly flavor: SchemaFlavor;
+  readonly definitions: number;
+  readonly methods: Readonly<Record<MethodKind, number>>;
+  /** Requests whose result came from RESULT_TABLE rather than the naming convention. */
+  readonly resultsFromTable: readonly string[];
+  /** Names v1 and v2 both define identically, emitted once. */
+  readonly mergedDuplicates: readonly string[];
+  /** Names v1 and v2 define differently: the v1 one is emitted as `v1.Name`. */
+  readonly v1Namespaced: readonly string[];
+  readonly serverOnlyDefinitions: number;
+}
+
+export interface GenerateResult {
+  readonly codexVersion: string;
+  /** Output path (relative to the output directory, `/`-separated) → file content. */
+  readonly files: ReadonlyMap<string, string>;
+  readonly reports: readonly FlavorReport[];
+}
+
+/** Reads the schemas and returns every output file's content; writes nothing. */
+export function generate(options: GenerateOptions): GenerateResult {
+  const directory = readSchemaDirectory(options.schemasDir);
+  const files = new Map<string, string>();
+  const reports: FlavorReport[] = [];
+  for (const bundle of directory.bundles) {
+    const header = generatedHeader(directory.codexVersion, bundle.flavor, options.command);
+    const methods = readProtocolMethods(bundle);
+    const serverOnly = serverOnlyDefinitions(bundle, methods);
+    const emitter = new TypeEmitter(bundle, serverOnly, methods.all);
+    const modules = { ...emitProtocolModules(methods, emitter, header), ...emitValidatorModules(bundle, methods, header) };
+    for (const [name, content] of Object.entries(modules)) files.set(`${bundle.flavor}/${name}`, content);
+    files.set(`${bundle.flavor}/index.js`, indexJs(header, directory.codexVersion, bundle.flavor));
+    files.set(`${bundle.flavor}/index.d.ts`, indexDts(header, directory.codexVersion, bundle.flavor));
+    reports.push({
+      flavor: bundle.flavor,
+      definitions: bundle.definitions.length,
+      methods: Object.fromEntries(Object.entries(methods.byKind).map(([kind, list]) => [kind, list.length])) as Record<MethodKind, number>,
+      resultsFromTable: methods.all.filter((m) => m.result?.resolvedBy === "table").map((m) => m.method),
+      mergedDuplicates: bundle.mergedDuplicates,
+      v1Namespaced: bundle.definitions.filter((d) => d.namespace === "v1").map((d) => d.name),
+      serverOnlyDefinitions: serverOnly.size,
+    });
+  }
+  return { codexVersion: directory.codexVersion, files, reports };
+}
+
+function indexJs(header: string, codexVersion: string, flavor: SchemaFlavor): string {
+  return `${header}
+export * from "./methods.js";
+
+export const PROTOCOL_VERSION = ${JSON.stringify(codexVersion)};
+export const PROTOCOL_FLAVOR = ${JSON.stringify(flavor)};
+`;
+}
+
+function indexDts(header: string, codexVersion: string, flavor: SchemaFlavor): string {
+  return `${header}
+export type * from "./types.js";
+export * from "./methods.js";
+
+/** The codex version whose app-server schemas these types were generated from. */
+export declare const PROTOCOL_VERSION: ${JSON.stringify(codexVersion)};
+/** Which export: \`stable\` (the default surface) or \`experimental\` (\`--experimental\`). */
+export declare const PROTOCOL_FLAVOR: ${JSON.stringify(flavor)};
+`;
+}

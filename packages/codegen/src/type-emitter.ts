@@ -1,0 +1,389 @@
+import ts from "typescript";
+import { CodegenError } from "./codegen-error.js";
+import {
+  ANNOTATION_KEYWORDS,
+  CONSTRAINT_KEYWORDS,
+  STRUCTURAL_KEYWORDS,
+  isSchemaObject,
+  pointerSegment,
+  type JsonSchema,
+  type JsonSchemaObject,
+  type JsonSchemaTypeName,
+} from "./json-schema.js";
+import type { ProtocolMethod } from "./protocol-methods.js";
+import type { SchemaBundle, SchemaDefinition } from "./schema-bundle.js";
+
+const f = ts.factory;
+
+/** The type emitted for schemas that accept any JSON value (description-only or empty schemas). */
+export const JSON_VALUE = "JsonValue";
+
+/** Who writes a value: decides whether a nullable or defaulted field may be left out. */
+type Writer = "server" | "any";
+
+interface Position {
+  readonly pointer: string;
+  readonly writer: Writer;
+}
+
+/**
+ * Turns schema definitions into TypeScript declarations with the compiler's factory API.
+ * One instance serves one bundle; `serverOnly` names the definitions only the server writes.
+ */
+export class TypeEmitter {
+  private readonly envelopeMethods: ReadonlyMap<string, ProtocolMethod>;
+  private readonly nullableCache = new Map<SchemaDefinition, boolean>();
+
+  constructor(
+    private readonly bundle: SchemaBundle,
+    private readonly serverOnly: ReadonlySet<SchemaDefinition>,
+    methods: readonly ProtocolMethod[],
+  ) {
+    this.envelopeMethods = new Map(methods.map((m) => [m.variantPointer, m]));
+  }
+
+  /** `export type JsonValue = …` followed by one declaration per definition. */
+  declarations(): ts.Statement[] {
+    const flat: ts.Statement[] = [jsonValueDeclaration()];
+    const v1: ts.Statement[] = [];
+    for (const def of this.bundle.definitions) {
+      const writer: Writer = this.serverOnly.has(def) ? "server" : "any";
+      const type = this.typeOf(def.schema, { pointer: def.pointer, writer });
+      const alias = f.createTypeAliasDeclaration(
+        [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+        def.name,
+        undefined,
+        type,
+      );
+      withDoc(alias, isSchemaObject(def.schema) ? def.schema.description : undefined);
+      (def.namespace === "v1" ? v1 : flat).push(alias);
+    }
+    if (v1.length > 0) {
+      const namespace = f.createModuleDeclaration(
+        [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+        f.createIdentifier("v1"),
+        f.createModuleBlock(v1),
+        ts.NodeFlags.Namespace,
+      );
+      withDoc(namespace, "Root-level (v1) definitions whose names v2 defines differently.");
+      flat.push(namespace);
+    }
+    return flat;
+  }
+
+  /** The reference to a definition as code outside `types.d.ts` sees it, e.g. `T.Thread`. */
+  referenceTo(def: SchemaDefinition, qualifier?: string): ts.TypeReferenceNode {
+    return typeReference(def, qualifier);
+  }
+
+  /**
+   * The params of a method as its map entry and envelope show them. A message whose params are
+   * optional is sent without them, never with `null`: `{type: "null"}` becomes `undefined` and an
+   * `anyOf [X, null]` becomes an optional `X`.
+   */
+  paramsOf(method: ProtocolMethod, qualifier?: string): { type: ts.TypeNode; optional: boolean } {
+    const params = method.params;
+    if (!params) return { type: keyword(ts.SyntaxKind.UndefinedKeyword), optional: true };
+    const writer: Writer = method.kind === "serverNotification" || method.kind === "serverRequest" ? "server" : "any";
+    if (params.required) return { type: this.typeOf(params.schema, { pointer: params.pointer, writer }, qualifier), optional: false };
+    const schema = params.schema;
+    if (isSchemaObject(schema) && schema.type === "null" && !schema.anyOf && !schema.oneOf && !schema.$ref) {
+      return { type: keyword(ts.SyntaxKind.UndefinedKeyword), optional: true };
+    }
+    if (method.paramsDefinition) return { type: typeReference(method.paramsDefinition, qualifier), optional: true };
+    return { type: this.typeOf(schema, { pointer: params.pointer, writer }, qualifier), optional: true };
+  }
+
+  /** The TypeScript type of one schema. `qualifier` prefixes definition references (`T.Name`). */
+  typeOf(schema: JsonSchema, at: Position, qualifier?: string): ts.TypeNode {
+    if (schema === true) return jsonValue(qualifier);
+    if (schema === false) return keyword(ts.SyntaxKind.NeverKeyword);
+    if (!isSchemaObject(schema)) this.fail("a schema must be an object or a boolean", at.pointer);
+    this.checkKeywords(schema, at.pointer);
+
+    const parts: ts.TypeNode[] = [];
+    if (schema.$ref !== undefined) {
+      if (typeof schema.$ref !== "string") this.fail("$ref must be a string", `${at.pointer}/$ref`);
+      parts.push(typeReference(this.bundle.resolve(schema.$ref, `${at.pointer}/$ref`), qualifier));
+    }
+    for (const key of ["allOf"] as const) {
+      const members = this.members(schema, key, at, qualifier);
+      if (members) parts.push(...members);
+    }
+    const own = this.ownType(schema, at, qualifier);
+    if (own) parts.push(own);
+    for (const key of ["anyOf", "oneOf"] as const) {
+      const members = this.members(schema, key, at, qualifier);
+      if (members) parts.push(unionOf(members));
+    }
+    if (parts.length === 0) return jsonValue(qualifier);
+    return intersectionOf(parts);
+  }
+
+  /** What `type`, `enum`, `const`, `properties` and `items` say, or nothing if none is present. */
+  private ownType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode | undefined {
+    if (schema.enum !== undefined) {
+      if (!Array.isArray(schema.enum) || schema.enum.length === 0) this.fail("enum must be a non-empty array", `${at.pointer}/enum`);
+      return unionOf(schema.enum.map((value, index) => this.literal(value, `${at.pointer}/enum/${index}`)));
+    }
+    if ("const" in schema) return this.literal(schema.const, `${at.pointer}/const`);
+    const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
+    if (types === undefined) {
+      // Properties without `type` still describe an object (codex writes these for flattened enums).
+      return schema.properties || schema.additionalProperties !== undefined ? this.objectType(schema, at, qualifier) : undefined;
+    }
+    if (types.length === 0) this.fail("type must name at least one type", `${at.pointer}/type`);
+    return unionOf(types.map((name, index) => this.typeNamed(name, schema, at, qualifier, `${at.pointer}/type/${index}`)));
+  }
+
+  private typeNamed(
+    name: JsonSchemaTypeName,
+    schema: JsonSchemaObject,
+    at: Position,
+    qualifier: string | undefined,
+    pointer: string,
+  ): ts.TypeNode {
+    switch (name) {
+      case "string":
+        return keyword(ts.SyntaxKind.StringKeyword);
+      case "integer":
+      case "number":
+        // Every Rust integer format (int32 … uint64) is a JSON number; the validators check ranges.
+        return keyword(ts.SyntaxKind.NumberKeyword);
+      case "boolean":
+        return keyword(ts.SyntaxKind.BooleanKeyword);
+      case "null":
+        return f.createLiteralTypeNode(f.createNull());
+      case "array":
+        return this.arrayType(schema, at, qualifier);
+      case "object":
+        return this.objectType(schema, at, qualifier);
+      default:
+        return this.fail(`unknown type "${String(name)}"`, pointer);
+    }
+  }
+
+  private arrayType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode {
+    const items = schema.items;
+    if (items === undefined) return f.createTypeReferenceNode("Array", [jsonValue(qualifier)]);
+    if (Array.isArray(items)) {
+      return f.createTupleTypeNode(
+        items.map((item, index) => this.typeOf(item, { ...at, pointer: `${at.pointer}/items/${index}` }, qualifier)),
+      );
+    }
+    return f.createTypeReferenceNode("Array", [this.typeOf(items, { ...at, pointer: `${at.pointer}/items` }, qualifier)]);
+  }
+
+  private objectType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode {
+    const envelope = this.envelopeMethods.get(at.pointer);
+    const required = new Set(schema.required ?? []);
+    const members: ts.TypeElement[] = [];
+    const properties = schema.properties ?? {};
+    if (!isSchemaObject(properties)) this.fail("properties must be an object", `${at.pointer}/properties`);
+    for (const [name, property] of Object.entries(properties)) {
+      const pointer = `${at.pointer}/properties/${pointerSegment(name)}`;
+      let type: ts.TypeNode;
+      let optional: boolean;
+      if (envelope && name === "params") {
+        ({ type, optional } = this.paramsOf(envelope, qualifier));
+      } else {
+        type = this.typeOf(property, { ...at, pointer }, qualifier);
+        optional = !required.has(name) && !(at.writer === "server" && this.alwaysWritten(property));
+      }
+      const signature = f.createPropertySignature(
+        undefined,
+        propertyName(name),
+        optional ? f.createToken(ts.SyntaxKind.QuestionToken) : undefined,
+        type,
+      );
+      members.push(withDoc(signature, isSchemaObject(property) ? property.description : undefined));
+    }
+    for (const name of required) {
+      if (!(name in properties)) {
+        // A required key with no schema of its own: any JSON value, but present.
+        members.push(f.createPropertySignature(undefined, propertyName(name), undefined, jsonValue(qualifier)));
+      }
+    }
+    const extra = schema.additionalProperties;
+    const hasProperties = members.length > 0;
+    if (extra === false && !hasProperties) {
+      return f.createTypeReferenceNode("Record", [keyword(ts.SyntaxKind.StringKeyword), keyword(ts.SyntaxKind.NeverKeyword)]);
+    }
+    if (isSchemaObject(extra)) {
+      const map = mapOf(this.typeOf(extra, { ...at, pointer: `${at.pointer}/additionalProperties` }, qualifier));
+      return hasProperties ? intersectionOf([f.createTypeLiteralNode(members), map]) : map;
+    }
+    if (!hasProperties) {
+      // `{type: object}` alone, or with `additionalProperties: true`: any JSON object.
+      return mapOf(jsonValue(qualifier));
+    }
+    // `additionalProperties: true` beside named properties adds no index signature: keeping the
+    // named ones exact is what catches typos.
+    return f.createTypeLiteralNode(members);
+  }
+
+  private members(
+    schema: JsonSchemaObject,
+    key: "anyOf" | "oneOf" | "allOf",
+    at: Position,
+    qualifier?: string,
+  ): ts.TypeNode[] | undefined {
+    const list = schema[key];
+    if (list === undefined) return undefined;
+    if (!Array.isArray(list) || list.length === 0) this.fail(`${key} must be a non-empty array of schemas`, `${at.pointer}/${key}`);
+    return list.map((member, index) => {
+      const pointer = `${at.pointer}/${key}/${index}`;
+      if (typeof member !== "boolean" && !isSchemaObject(member)) this.fail(`${key} member is not a schema`, pointer);
+      const type = this.typeOf(member, { ...at, pointer }, qualifier);
+      return isSchemaObject(member) && member.description && key !== "allOf" ? withDoc(type, member.description) : type;
+    });
+  }
+
+  /** Whether the server always writes this field: it is nullable or has a default. */
+  private alwaysWritten(schema: JsonSchema): boolean {
+    return isSchemaObject(schema) && ("default" in schema || this.acceptsNull(schema, new Set()));
+  }
+
+  private acceptsNull(schema: JsonSchema, visiting: Set<SchemaDefinition>): boolean {
+    if (schema === true) return true;
+    if (!isSchemaObject(schema)) return false;
+    if (schema.type === "null" || (Array.isArray(schema.type) && schema.type.includes("null"))) return true;
+    if (schema.enum?.includes(null)) return true;
+    if ([...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some((member) => this.acceptsNull(member, visiting))) return true;
+    if (typeof schema.$ref === "string") {
+      const def = this.bundle.resolve(schema.$ref, "");
+      const cached = this.nullableCache.get(def);
+      if (cached !== undefined) return cached;
+      if (visiting.has(def)) return false;
+      visiting.add(def);
+      const nullable = this.acceptsNull(def.schema, visiting);
+      this.nullableCache.set(def, nullable);
+      return nullable;
+    }
+    const structural = Object.keys(schema).some((key) => STRUCTURAL_KEYWORDS.has(key));
+    return !structural; // an annotation-only schema accepts anything, null included
+  }
+
+  private literal(value: unknown, pointer: string): ts.TypeNode {
+    if (value === null) return f.createLiteralTypeNode(f.createNull());
+    if (typeof value === "string") return f.createLiteralTypeNode(f.createStringLiteral(value));
+    if (typeof value === "boolean") return f.createLiteralTypeNode(value ? f.createTrue() : f.createFalse());
+    if (typeof value === "number" && Number.isFinite(value)) {
+      return value < 0
+        ? f.createLiteralTypeNode(f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(-value)))
+        : f.createLiteralTypeNode(f.createNumericLiteral(value));
+    }
+    return this.fail(`cannot express ${JSON.stringify(value)} as a literal type`, pointer);
+  }
+
+  private checkKeywords(schema: JsonSchemaObject, pointer: string): void {
+    for (const key of Object.keys(schema)) {
+      if (ANNOTATION_KEYWORDS.has(key) || CONSTRAINT_KEYWORDS.has(key)) continue;
+      if (STRUCTURAL_KEYWORDS.has(key) && (key !== "definitions" || pointer === "#")) continue;
+      this.fail(`the emitter does not understand the keyword "${key}"`, `${pointer}/${pointerSegment(key)}`);
+    }
+  }
+
+  private fail(message: string, pointer: string): never {
+    throw new CodegenError("UNSUPPORTED_SCHEMA", message, { file: this.bundle.file, pointer });
+  }
+}
+
+function typeReference(def: SchemaDefinition, qualifier?: string): ts.TypeReferenceNode {
+  let name: ts.EntityName = f.createIdentifier(def.name);
+  if (def.namespace) name = f.createQualifiedName(f.createIdentifier(def.namespace), def.name);
+  if (qualifier) name = qualify(qualifier, name);
+  return f.createTypeReferenceNode(name);
+}
+
+function qualify(qualifier: string, name: ts.EntityName): ts.EntityName {
+  if (ts.isIdentifier(name)) return f.createQualifiedName(f.createIdentifier(qualifier), name);
+  return f.createQualifiedName(qualify(qualifier, name.left), name.right);
+}
+
+function jsonValue(qualifier?: string): ts.TypeReferenceNode {
+  return f.createTypeReferenceNode(qualifier ? f.createQualifiedName(f.createIdentifier(qualifier), JSON_VALUE) : JSON_VALUE);
+}
+
+/** `{ [key in string]?: T }`: a map whose lookups may miss, as codex's own types write it. */
+function mapOf(value: ts.TypeNode): ts.TypeNode {
+  return f.createMappedTypeNode(
+    undefined,
+    f.createTypeParameterDeclaration(undefined, "key", keyword(ts.SyntaxKind.StringKeyword)),
+    undefined,
+    f.createToken(ts.SyntaxKind.QuestionToken),
+    value,
+    undefined,
+  );
+}
+
+function jsonValueDeclaration(): ts.Statement {
+  const self = () => f.createTypeReferenceNode(JSON_VALUE);
+  const alias = f.createTypeAliasDeclaration(
+    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
+    JSON_VALUE,
+    undefined,
+    f.createUnionTypeNode([
+      keyword(ts.SyntaxKind.NumberKeyword),
+      keyword(ts.SyntaxKind.StringKeyword),
+      keyword(ts.SyntaxKind.BooleanKeyword),
+      f.createTypeReferenceNode("Array", [self()]),
+      mapOf(self()),
+      f.createLiteralTypeNode(f.createNull()),
+    ]),
+  );
+  return withDoc(alias, "Any JSON value: what the schema says of fields it leaves open (description-only schemas).");
+}
+
+function keyword(kind: ts.KeywordTypeSyntaxKind): ts.KeywordTypeNode {
+  return f.createKeywordTypeNode(kind);
+}
+
+function propertyName(name: string): ts.PropertyName {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? f.createIdentifier(name) : f.createStringLiteral(name);
+}
+
+/** A flat union without repeated keywords, literals or references (nested `anyOf`s repeat `null`). */
+function unionOf(types: ts.TypeNode[]): ts.TypeNode {
+  const flat = types.flatMap((type) => (ts.isUnionTypeNode(type) ? [...type.types] : [type]));
+  const seen = new Set<string>();
+  const unique = flat.filter((type) => {
+    const key = simpleKey(type);
+    if (key === undefined) return true;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.length === 1 ? (unique[0] as ts.TypeNode) : f.createUnionTypeNode(unique);
+}
+
+function intersectionOf(types: ts.TypeNode[]): ts.TypeNode {
+  return types.length === 1 ? (types[0] as ts.TypeNode) : f.createIntersectionTypeNode(types);
+}
+
+function simpleKey(type: ts.TypeNode): string | undefined {
+  if (ts.isLiteralTypeNode(type)) {
+    const literal = type.literal;
+    if (literal.kind === ts.SyntaxKind.NullKeyword) return "null";
+    if (literal.kind === ts.SyntaxKind.TrueKeyword) return "true";
+    if (literal.kind === ts.SyntaxKind.FalseKeyword) return "false";
+    if (ts.isStringLiteral(literal)) return `s:${literal.text}`;
+    if (ts.isNumericLiteral(literal)) return `n:${literal.text}`;
+    return undefined;
+  }
+  if (ts.isTypeReferenceNode(type) && !type.typeArguments) return `r:${entityText(type.typeName)}`;
+  if (type.kind >= ts.SyntaxKind.FirstKeyword && type.kind <= ts.SyntaxKind.LastKeyword) return `k:${type.kind}`;
+  return undefined;
+}
+
+function entityText(name: ts.EntityName): string {
+  return ts.isIdentifier(name) ? name.text : `${entityText(name.left)}.${name.right.text}`;
+}
+
+/** Attaches a description as a JSDoc block; `*\/` inside it is broken so the comment stays closed. */
+export function withDoc<T extends ts.Node>(node: T, description: string | undefined): T {
+  if (!description || !description.trim()) return node;
+  const lines = description.replace(/\*\//g, "*\\/").replace(/\r\n?/g, "\n").trimEnd().split("\n");
+  const body = `*\n${lines.map((line) => (line ? ` * ${line}` : " *")).join("\n")}\n `;
+  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
+}
