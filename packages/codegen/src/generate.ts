@@ -11,6 +11,8 @@ export interface GenerateOptions {
   readonly schemasDir: string;
   /** The command written into every file's header (how to make the files again). */
   readonly command: string;
+  /** What to emit; both by default. `types` is types, method maps and index; `validators` the ajv modules. */
+  readonly include?: readonly ("types" | "validators")[];
 }
 
 export interface FlavorReport {
@@ -43,10 +45,16 @@ export function generate(options: GenerateOptions): GenerateResult {
     const methods = readProtocolMethods(bundle);
     const serverOnly = serverOnlyDefinitions(bundle, methods);
     const emitter = new TypeEmitter(bundle, serverOnly, methods.all);
-    const modules = { ...emitProtocolModules(methods, emitter, header), ...emitValidatorModules(bundle, methods, header) };
+    const include = options.include ?? ["types", "validators"];
+    const modules = {
+      ...(include.includes("types") && {
+        ...emitProtocolModules(methods, emitter, header),
+        "index.js": indexJs(header, directory.codexVersion, bundle.flavor),
+        "index.d.ts": indexDts(header, directory.codexVersion, bundle.flavor),
+      }),
+      ...(include.includes("validators") && emitValidatorModules(bundle, methods, header)),
+    };
     for (const [name, content] of Object.entries(modules)) files.set(`${bundle.flavor}/${name}`, content);
-    files.set(`${bundle.flavor}/index.js`, indexJs(header, directory.codexVersion, bundle.flavor));
-    files.set(`${bundle.flavor}/index.d.ts`, indexDts(header, directory.codexVersion, bundle.flavor));
     reports.push({
       flavor: bundle.flavor,
       definitions: bundle.definitions.length,
