@@ -1,5 +1,5 @@
 import { generatedHeader } from "./generated-header.js";
-import { serverOnlyDefinitions } from "./message-directions.js";
+import { clientWrittenDefinitions } from "./message-directions.js";
 import { emitProtocolModules } from "./protocol-modules.js";
 import { readProtocolMethods, type MethodKind } from "./protocol-methods.js";
 import { readSchemaDirectory, type SchemaFlavor } from "./schema-bundle.js";
@@ -25,7 +25,8 @@ export interface FlavorReport {
   readonly mergedDuplicates: readonly string[];
   /** Names v1 and v2 define differently: the v1 one is emitted as `v1.Name`. */
   readonly v1Namespaced: readonly string[];
-  readonly serverOnlyDefinitions: number;
+  /** Definitions a client may write (their nullable and defaulted fields are optional). */
+  readonly clientWrittenDefinitions: number;
 }
 
 export interface GenerateResult {
@@ -43,8 +44,8 @@ export function generate(options: GenerateOptions): GenerateResult {
   for (const bundle of directory.bundles) {
     const header = generatedHeader(directory.codexVersion, bundle.flavor, options.command);
     const methods = readProtocolMethods(bundle);
-    const serverOnly = serverOnlyDefinitions(bundle, methods);
-    const emitter = new TypeEmitter(bundle, serverOnly, methods.all);
+    const clientWritten = clientWrittenDefinitions(bundle, methods);
+    const emitter = new TypeEmitter(bundle, clientWritten, methods.all);
     const include = options.include ?? ["types", "validators"];
     const modules = {
       ...(include.includes("types") && {
@@ -62,7 +63,7 @@ export function generate(options: GenerateOptions): GenerateResult {
       resultsFromTable: methods.all.filter((m) => m.result?.resolvedBy === "table").map((m) => m.method),
       mergedDuplicates: bundle.mergedDuplicates,
       v1Namespaced: bundle.definitions.filter((d) => d.namespace === "v1").map((d) => d.name),
-      serverOnlyDefinitions: serverOnly.size,
+      clientWrittenDefinitions: clientWritten.size,
     });
   }
   return { codexVersion: directory.codexVersion, files, reports };

@@ -3,28 +3,19 @@ import { METHOD_UNIONS, type ProtocolMethods } from "./protocol-methods.js";
 import type { SchemaBundle, SchemaDefinition } from "./schema-bundle.js";
 
 /**
- * The definitions that only ever travel from server to client: reachable from server
- * notifications, server requests and client-request results, and from nothing the client sends.
+ * The definitions a client may write: reachable from client requests, client notifications and
+ * the results of server requests.
  *
- * It decides optionality: the server always writes a nullable or defaulted field (as `null` or its
- * default), so in these types such a field is present; in anything the client may build, it may
- * be left out.
+ * It decides optionality. Whatever the client builds may leave a nullable or defaulted field out
+ * (codex's params are `field?: T | null`); everything else is written by the server, which always
+ * writes such a field (as `null` or its default), so there it is present.
  */
-export function serverOnlyDefinitions(bundle: SchemaBundle, methods: ProtocolMethods): Set<SchemaDefinition> {
-  const fromServer = [
-    bundle.rootDefinition(METHOD_UNIONS.serverNotification),
-    bundle.rootDefinition(METHOD_UNIONS.serverRequest),
-    ...methods.byKind.clientRequest.flatMap((m) => (m.result ? [m.result.definition] : [])),
-  ];
-  const fromClient = [
+export function clientWrittenDefinitions(bundle: SchemaBundle, methods: ProtocolMethods): Set<SchemaDefinition> {
+  return reachable(bundle, [
     bundle.rootDefinition(METHOD_UNIONS.clientRequest),
     bundle.rootDefinition(METHOD_UNIONS.clientNotification),
     ...methods.byKind.serverRequest.flatMap((m) => (m.result ? [m.result.definition] : [])),
-  ];
-  const serverSent = reachable(bundle, fromServer);
-  const clientSent = reachable(bundle, fromClient);
-  for (const def of clientSent) serverSent.delete(def);
-  return serverSent;
+  ]);
 }
 
 function reachable(bundle: SchemaBundle, roots: readonly SchemaDefinition[]): Set<SchemaDefinition> {

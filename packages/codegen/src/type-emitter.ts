@@ -19,7 +19,7 @@ const f = ts.factory;
 export const JSON_VALUE = "JsonValue";
 
 /** Who writes a value: decides whether a nullable or defaulted field may be left out. */
-type Writer = "server" | "any";
+type Writer = "server" | "client";
 
 interface Position {
   readonly pointer: string;
@@ -28,7 +28,7 @@ interface Position {
 
 /**
  * Turns schema definitions into TypeScript declarations with the compiler's factory API.
- * One instance serves one bundle; `serverOnly` names the definitions only the server writes.
+ * One instance serves one bundle; `clientWritten` names the definitions a client may write.
  */
 export class TypeEmitter {
   private readonly envelopeMethods: ReadonlyMap<string, ProtocolMethod>;
@@ -36,7 +36,7 @@ export class TypeEmitter {
 
   constructor(
     private readonly bundle: SchemaBundle,
-    private readonly serverOnly: ReadonlySet<SchemaDefinition>,
+    private readonly clientWritten: ReadonlySet<SchemaDefinition>,
     methods: readonly ProtocolMethod[],
   ) {
     this.envelopeMethods = new Map(methods.map((m) => [m.variantPointer, m]));
@@ -47,7 +47,7 @@ export class TypeEmitter {
     const flat: ts.Statement[] = [jsonValueDeclaration()];
     const v1: ts.Statement[] = [];
     for (const def of this.bundle.definitions) {
-      const writer: Writer = this.serverOnly.has(def) ? "server" : "any";
+      const writer: Writer = this.clientWritten.has(def) ? "client" : "server";
       const type = this.typeOf(def.schema, { pointer: def.pointer, writer });
       const alias = f.createTypeAliasDeclaration(
         [f.createModifier(ts.SyntaxKind.ExportKeyword)],
@@ -84,7 +84,7 @@ export class TypeEmitter {
   paramsOf(method: ProtocolMethod, qualifier?: string): { type: ts.TypeNode; optional: boolean } {
     const params = method.params;
     if (!params) return { type: keyword(ts.SyntaxKind.UndefinedKeyword), optional: true };
-    const writer: Writer = method.kind === "serverNotification" || method.kind === "serverRequest" ? "server" : "any";
+    const writer: Writer = method.kind === "serverNotification" || method.kind === "serverRequest" ? "server" : "client";
     if (params.required) return { type: this.typeOf(params.schema, { pointer: params.pointer, writer }, qualifier), optional: false };
     const schema = params.schema;
     if (isSchemaObject(schema) && schema.type === "null" && !schema.anyOf && !schema.oneOf && !schema.$ref) {
@@ -133,7 +133,11 @@ export class TypeEmitter {
       return schema.properties || schema.additionalProperties !== undefined ? this.objectType(schema, at, qualifier) : undefined;
     }
     if (types.length === 0) this.fail("type must name at least one type", `${at.pointer}/type`);
-    return unionOf(types.map((name, index) => this.typeNamed(name, schema, at, qualifier, `${at.pointer}/type/${index}`)));
+    // Beside other types, a bare `object` is a catch-all (any object), not a struct without fields.
+    const objectIsOpen = types.length > 1;
+    return unionOf(
+      types.map((name, index) => this.typeNamed(name, schema, at, qualifier, `${at.pointer}/type/${index}`, objectIsOpen)),
+    );
   }
 
   private typeNamed(
@@ -142,6 +146,7 @@ export class TypeEmitter {
     at: Position,
     qualifier: string | undefined,
     pointer: string,
+    objectIsOpen: boolean,
   ): ts.TypeNode {
     switch (name) {
       case "string":
@@ -157,7 +162,7 @@ export class TypeEmitter {
       case "array":
         return this.arrayType(schema, at, qualifier);
       case "object":
-        return this.objectType(schema, at, qualifier);
+        return this.objectType(schema, at, qualifier, objectIsOpen);
       default:
         return this.fail(`unknown type "${String(name)}"`, pointer);
     }
@@ -174,7 +179,7 @@ export class TypeEmitter {
     return f.createTypeReferenceNode("Array", [this.typeOf(items, { ...at, pointer: `${at.pointer}/items` }, qualifier)]);
   }
 
-  private objectType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode {
+  private objectType(schema: JsonSchemaObject, at: Position, qualifier?: string, open = false): ts.TypeNode {
     const envelope = this.envelopeMethods.get(at.pointer);
     const required = new Set(schema.required ?? []);
     const members: ts.TypeElement[] = [];
@@ -206,16 +211,17 @@ export class TypeEmitter {
     }
     const extra = schema.additionalProperties;
     const hasProperties = members.length > 0;
-    if (extra === false && !hasProperties) {
-      return f.createTypeReferenceNode("Record", [keyword(ts.SyntaxKind.StringKeyword), keyword(ts.SyntaxKind.NeverKeyword)]);
-    }
     if (isSchemaObject(extra)) {
       const map = mapOf(this.typeOf(extra, { ...at, pointer: `${at.pointer}/additionalProperties` }, qualifier));
       return hasProperties ? intersectionOf([f.createTypeLiteralNode(members), map]) : map;
     }
-    if (!hasProperties) {
-      // `{type: object}` alone, or with `additionalProperties: true`: any JSON object.
+    if ((extra === true || open) && !hasProperties) {
+      // An open map (serde_json's Map), or a catch-all: any JSON object.
       return mapOf(jsonValue(qualifier));
+    }
+    if (!hasProperties) {
+      // `{type: object}` with nothing else is how the schemas write a struct without fields.
+      return f.createTypeReferenceNode("Record", [keyword(ts.SyntaxKind.StringKeyword), keyword(ts.SyntaxKind.NeverKeyword)]);
     }
     // `additionalProperties: true` beside named properties adds no index signature: keeping the
     // named ones exact is what catches typos.

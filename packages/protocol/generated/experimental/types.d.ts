@@ -251,21 +251,21 @@ export type AppBranding = {
 };
 
 export type AppConfig = {
-    approvals_reviewer?: ApprovalsReviewer | null;
-    default_tools_approval_mode?: AppToolApproval | null;
-    default_tools_enabled?: boolean | null;
-    destructive_enabled?: boolean | null;
-    enabled?: boolean;
+    approvals_reviewer: ApprovalsReviewer | null;
+    default_tools_approval_mode: AppToolApproval | null;
+    default_tools_enabled: boolean | null;
+    destructive_enabled: boolean | null;
+    enabled: boolean;
     /**
      * Per-account approval settings keyed by link ID.
      */
-    links?: AppLinksConfig | null;
+    links: AppLinksConfig | null;
     /**
      * Additional model-facing surfaces omitted for this connector's tools.
      */
-    omit_tools_from?: Array<ToolExposureSurface> | null;
-    open_world_enabled?: boolean | null;
-    tools?: AppToolsConfig | null;
+    omit_tools_from: Array<ToolExposureSurface> | null;
+    open_world_enabled: boolean | null;
+    tools: AppToolsConfig | null;
 };
 
 /**
@@ -302,16 +302,14 @@ export type AppInfo = {
  * Approval settings for a connected account within an app.
  */
 export type AppLinkConfig = {
-    approvals_reviewer?: ApprovalsReviewer | null;
-    default_tools_approval_mode?: AppToolApproval | null;
+    approvals_reviewer: ApprovalsReviewer | null;
+    default_tools_approval_mode: AppToolApproval | null;
 };
 
 /**
  * Account settings for a single app.
  */
-export type AppLinksConfig = {
-    [key in string]?: JsonValue;
-};
+export type AppLinksConfig = Record<string, never>;
 
 /**
  * EXPERIMENTAL - notification emitted when the app list changes.
@@ -372,8 +370,8 @@ export type AppTemplateUnavailableReason = "NOT_CONFIGURED_FOR_WORKSPACE" | "NO_
 export type AppToolApproval = "auto" | "prompt" | "writes" | "approve";
 
 export type AppToolConfig = {
-    approval_mode?: AppToolApproval | null;
-    enabled?: boolean | null;
+    approval_mode: AppToolApproval | null;
+    enabled: boolean | null;
 };
 
 /**
@@ -388,9 +386,7 @@ export type AppToolSummary = {
     title: string | null;
 };
 
-export type AppToolsConfig = {
-    [key in string]?: JsonValue;
-};
+export type AppToolsConfig = Record<string, never>;
 
 export type ApplicationNetworkRequirements = {
     domains: {
@@ -550,9 +546,7 @@ export type AsyncUserInputQuestion = {
     title: string;
 };
 
-export type AttestationGenerateParams = {
-    [key in string]?: JsonValue;
-};
+export type AttestationGenerateParams = Record<string, never>;
 
 export type AttestationGenerateResponse = {
     /**
@@ -627,9 +621,7 @@ export type BedrockAwsProfile = {
     region: string | null;
 };
 
-export type BedrockCheckGovCloudRequirementsParams = {
-    [key in string]?: JsonValue;
-};
+export type BedrockCheckGovCloudRequirementsParams = Record<string, never>;
 
 /**
  * Advisory check of the current Bedrock configuration after login or setup.
@@ -645,9 +637,7 @@ export type BedrockCheckGovCloudRequirementsResponse = {
     shouldWarn: boolean;
 };
 
-export type BedrockDiscoverParams = {
-    [key in string]?: JsonValue;
-};
+export type BedrockDiscoverParams = Record<string, never>;
 
 export type BedrockDiscoverResponse = {
     environmentCredentials: Array<BedrockEnvironmentCredential>;
@@ -670,9 +660,7 @@ export type BedrockSetupParams = {
     type: "environment";
 };
 
-export type BedrockSetupResponse = {
-    [key in string]?: JsonValue;
-};
+export type BedrockSetupResponse = Record<string, never>;
 
 export type BrowserUseAccessApprovalLifetime = "turn" | "thread";
 
@@ -1655,9 +1643,7 @@ export type CollaborationMode = {
 /**
  * EXPERIMENTAL - list collaboration mode presets.
  */
-export type CollaborationModeListParams = {
-    [key in string]?: JsonValue;
-};
+export type CollaborationModeListParams = Record<string, never>;
 
 /**
  * EXPERIMENTAL - collaboration mode presets response.
@@ -1835,9 +1821,7 @@ export type CommandExecResizeParams = {
 /**
  * Empty success response for `command/exec/resize`.
  */
-export type CommandExecResizeResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecResizeResponse = Record<string, never>;
 
 /**
  * Final buffered result for `command/exec`.
@@ -1888,9 +1872,7 @@ export type CommandExecTerminateParams = {
 /**
  * Empty success response for `command/exec/terminate`.
  */
-export type CommandExecTerminateResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecTerminateResponse = Record<string, never>;
 
 /**
  * Write stdin bytes to a running `command/exec` session, close stdin, or both.
@@ -1913,9 +1895,7 @@ export type CommandExecWriteParams = {
 /**
  * Empty success response for `command/exec/write`.
  */
-export type CommandExecWriteResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecWriteResponse = Record<string, never>;
 
 export type CommandExecutionApprovalDecision = /**
  * User approved the command.
@@ -2570,9 +2550,7 @@ export type EnvironmentAddParams = {
     websocketRequestId?: string | null;
 };
 
-export type EnvironmentAddResponse = {
-    [key in string]?: JsonValue;
-};
+export type EnvironmentAddResponse = Record<string, never>;
 
 export type EnvironmentConnectionNotification = {
     environmentId: string;
@@ -3129,9 +3107,7 @@ export type FsCopyParams = {
 /**
  * Successful response for `fs/copy`.
  */
-export type FsCopyResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsCopyResponse = Record<string, never>;
 
 /**
  * Create a directory on the host filesystem.
@@ -3150,9 +3126,7 @@ export type FsCreateDirectoryParams = {
 /**
  * Successful response for `fs/createDirectory`.
  */
-export type FsCreateDirectoryResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsCreateDirectoryResponse = Record<string, never>;
 
 /**
  * Request metadata for an absolute path.
@@ -3269,9 +3243,7 @@ export type FsRemoveParams = {
 /**
  * Successful response for `fs/remove`.
  */
-export type FsRemoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsRemoveResponse = Record<string, never>;
 
 /**
  * Stop filesystem watch notifications for a prior `fs/watch`.
@@ -3286,9 +3258,7 @@ export type FsUnwatchParams = {
 /**
  * Successful response for `fs/unwatch`.
  */
-export type FsUnwatchResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsUnwatchResponse = Record<string, never>;
 
 /**
  * Start filesystem watch notifications for an absolute path.
@@ -3331,9 +3301,7 @@ export type FsWriteFileParams = {
 /**
  * Successful response for `fs/writeFile`.
  */
-export type FsWriteFileResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsWriteFileResponse = Record<string, never>;
 
 export type FunctionCallOutputBody = string | Array<FunctionCallOutputContentItem>;
 
@@ -3397,26 +3365,20 @@ export type FuzzyFileSearchSessionStartParams = {
     sessionId: string;
 };
 
-export type FuzzyFileSearchSessionStartResponse = {
-    [key in string]?: JsonValue;
-};
+export type FuzzyFileSearchSessionStartResponse = Record<string, never>;
 
 export type FuzzyFileSearchSessionStopParams = {
     sessionId: string;
 };
 
-export type FuzzyFileSearchSessionStopResponse = {
-    [key in string]?: JsonValue;
-};
+export type FuzzyFileSearchSessionStopResponse = Record<string, never>;
 
 export type FuzzyFileSearchSessionUpdateParams = {
     query: string;
     sessionId: string;
 };
 
-export type FuzzyFileSearchSessionUpdateResponse = {
-    [key in string]?: JsonValue;
-};
+export type FuzzyFileSearchSessionUpdateResponse = Record<string, never>;
 
 export type FuzzyFileSearchSessionUpdatedNotification = {
     files: Array<FuzzyFileSearchResult>;
@@ -3437,9 +3399,7 @@ export type GatewayAuth = {
     mode: "externallyConfigured";
 };
 
-export type GatewayOAuthCancelResponse = {
-    [key in string]?: JsonValue;
-};
+export type GatewayOAuthCancelResponse = Record<string, never>;
 
 export type GatewayOAuthChangedNotification = {
     /**
@@ -3526,9 +3486,7 @@ export type GcpSetupParams = {
     projectId: string;
 };
 
-export type GcpSetupResponse = {
-    [key in string]?: JsonValue;
-};
+export type GcpSetupResponse = Record<string, never>;
 
 export type GetAccountParams = {
     /**
@@ -4084,7 +4042,7 @@ export type JSONRPCRequest = {
     /**
      * Optional W3C Trace Context for distributed tracing.
      */
-    trace?: W3cTraceContext | null;
+    trace: W3cTraceContext | null;
 };
 
 /**
@@ -4213,9 +4171,7 @@ export type LoginAccountResponse = {
 
 export type LoginAppBrand = "codex" | "chatgpt";
 
-export type LogoutAccountResponse = {
-    [key in string]?: JsonValue;
-};
+export type LogoutAccountResponse = Record<string, never>;
 
 export type ManagedHooksRequirements = {
     Interrupt: Array<ConfiguredHookMatcherGroup>;
@@ -4527,17 +4483,13 @@ export type McpServerEventStreamStartParams = {
     threadId: string;
 };
 
-export type McpServerEventStreamStartResponse = {
-    [key in string]?: JsonValue;
-};
+export type McpServerEventStreamStartResponse = Record<string, never>;
 
 export type McpServerEventStreamStopParams = {
     subscriptionId: string;
 };
 
-export type McpServerEventStreamStopResponse = {
-    [key in string]?: JsonValue;
-};
+export type McpServerEventStreamStopResponse = Record<string, never>;
 
 /**
  * Presentation metadata advertised by an initialized MCP server.
@@ -4587,9 +4539,7 @@ export type McpServerOauthLoginResponse = {
     loginId: string | null;
 };
 
-export type McpServerRefreshResponse = {
-    [key in string]?: JsonValue;
-};
+export type McpServerRefreshResponse = Record<string, never>;
 
 export type McpServerStartupFailureReason = "reauthenticationRequired";
 
@@ -4691,9 +4641,7 @@ export type MemoryCitationEntry = {
     path: string;
 };
 
-export type MemoryResetResponse = {
-    [key in string]?: JsonValue;
-};
+export type MemoryResetResponse = Record<string, never>;
 
 export type MemoryStatusParams = {
     /**
@@ -4858,9 +4806,7 @@ export type ModelListResponse = {
     nextCursor: string | null;
 };
 
-export type ModelProviderCapabilitiesReadParams = {
-    [key in string]?: JsonValue;
-};
+export type ModelProviderCapabilitiesReadParams = Record<string, never>;
 
 export type ModelProviderCapabilitiesReadResponse = {
     imageGeneration: boolean;
@@ -4891,9 +4837,7 @@ export type ModelProviderError = {
     type: "modelProviderPolicyConflict";
 };
 
-export type ModelProviderListParams = {
-    [key in string]?: JsonValue;
-};
+export type ModelProviderListParams = Record<string, never>;
 
 export type ModelProviderListResponse = {
     canChangeDefault: boolean;
@@ -5490,9 +5434,7 @@ export type PluginShareDeleteParams = {
     remotePluginId: string;
 };
 
-export type PluginShareDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type PluginShareDeleteResponse = Record<string, never>;
 
 export type PluginShareDiscoverability = "LISTED" | "UNLISTED" | "PRIVATE";
 
@@ -5501,9 +5443,7 @@ export type PluginShareListItem = {
     plugin: PluginSummary;
 };
 
-export type PluginShareListParams = {
-    [key in string]?: JsonValue;
-};
+export type PluginShareListParams = Record<string, never>;
 
 export type PluginShareListResponse = {
     data: Array<PluginShareListItem>;
@@ -5641,9 +5581,7 @@ export type PluginUninstallParams = {
     pluginId: string;
 };
 
-export type PluginUninstallResponse = {
-    [key in string]?: JsonValue;
-};
+export type PluginUninstallResponse = Record<string, never>;
 
 export type PluginsMigration = {
     marketplaceName: string;
@@ -5705,9 +5643,7 @@ export type ProcessKillParams = {
 /**
  * Empty success response for `process/kill`.
  */
-export type ProcessKillResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProcessKillResponse = Record<string, never>;
 
 /**
  * Base64-encoded output chunk emitted for a streaming `process/spawn` request.
@@ -5759,9 +5695,7 @@ export type ProcessResizePtyParams = {
 /**
  * Empty success response for `process/resizePty`.
  */
-export type ProcessResizePtyResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProcessResizePtyResponse = Record<string, never>;
 
 /**
  * Spawn a standalone process (argv vector) without a Codex sandbox on the host where the app server is running.
@@ -5828,9 +5762,7 @@ export type ProcessSpawnParams = {
 /**
  * Successful response for `process/spawn`.
  */
-export type ProcessSpawnResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProcessSpawnResponse = Record<string, never>;
 
 /**
  * PTY size in character cells for `process/spawn` PTY sessions.
@@ -5867,9 +5799,7 @@ export type ProcessWriteStdinParams = {
 /**
  * Empty success response for `process/writeStdin`.
  */
-export type ProcessWriteStdinResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProcessWriteStdinResponse = Record<string, never>;
 
 export type Project = {
     createdAt: number;
@@ -5911,9 +5841,7 @@ export type ProjectDeleteParams = {
     projectId: string;
 };
 
-export type ProjectDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProjectDeleteResponse = Record<string, never>;
 
 export type ProjectImportParams = {
     idempotencyKey: string;
@@ -5952,9 +5880,7 @@ export type ProjectMoveParams = {
     projectId: string;
 };
 
-export type ProjectMoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ProjectMoveResponse = Record<string, never>;
 
 export type ProjectReadParams = {
     projectId: string;
@@ -6118,8 +6044,8 @@ export type RawResponseCompletedNotification = {
     responseId: string;
     threadId: string;
     turnId: string;
-    usage?: TokenUsageBreakdown | null;
-    usageMetadata?: ResponseUsageMetadata | null;
+    usage: TokenUsageBreakdown | null;
+    usageMetadata: ResponseUsageMetadata | null;
 };
 
 export type RawResponseItemCompletedNotification = {
@@ -6226,9 +6152,7 @@ export type RemoteControlClientsRevokeParams = {
     environmentId: string;
 };
 
-export type RemoteControlClientsRevokeResponse = {
-    [key in string]?: JsonValue;
-};
+export type RemoteControlClientsRevokeResponse = Record<string, never>;
 
 export type RemoteControlConnectionStatus = "disabled" | "connecting" | "connected" | "errored";
 
@@ -6489,7 +6413,7 @@ export type ResponseItem = {
  * Usage metadata reported for one upstream response.
  */
 export type ResponseUsageMetadata = {
-    amount?: string | null;
+    amount: string | null;
     metadata?: JsonValue;
 };
 
@@ -6600,9 +6524,7 @@ export type ReviewTarget = /**
 /**
  * Acknowledges the compression trigger, not completion. Existing maintenance locks and cooldowns can cause the background pass to skip without doing work.
  */
-export type RolloutCompressResponse = {
-    [key in string]?: JsonValue;
-};
+export type RolloutCompressResponse = Record<string, never>;
 
 export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";
 
@@ -6681,9 +6603,7 @@ export type ServerDiagnosticsGauge = {
     value: number;
 };
 
-export type ServerDiagnosticsParams = {
-    [key in string]?: JsonValue;
-};
+export type ServerDiagnosticsParams = Record<string, never>;
 
 export type ServerDiagnosticsProcess = {
     id: number;
@@ -7166,9 +7086,7 @@ export type SkillToolDependency = {
  *
  * Treat this as an invalidation signal and re-run `skills/list` with the client's current parameters when refreshed skill metadata is needed.
  */
-export type SkillsChangedNotification = {
-    [key in string]?: JsonValue;
-};
+export type SkillsChangedNotification = Record<string, never>;
 
 export type SkillsConfigWriteParams = {
     enabled: boolean;
@@ -7190,9 +7108,7 @@ export type SkillsExtraRootsSetParams = {
     extraRoots: Array<AbsolutePathBuf>;
 };
 
-export type SkillsExtraRootsSetResponse = {
-    [key in string]?: JsonValue;
-};
+export type SkillsExtraRootsSetResponse = Record<string, never>;
 
 export type SkillsListEntry = {
     cwd: string;
@@ -7431,17 +7347,13 @@ export type ThreadApproveGuardianDeniedActionParams = {
     threadId: string;
 };
 
-export type ThreadApproveGuardianDeniedActionResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadApproveGuardianDeniedActionResponse = Record<string, never>;
 
 export type ThreadArchiveParams = {
     threadId: string;
 };
 
-export type ThreadArchiveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadArchiveResponse = Record<string, never>;
 
 export type ThreadArchivedNotification = {
     threadId: string;
@@ -7548,9 +7460,7 @@ export type ThreadAttachmentRemoveParams = {
 /**
  * Successful deletion does not return additional attachment data.
  */
-export type ThreadAttachmentRemoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadAttachmentRemoveResponse = Record<string, never>;
 
 /**
  * Notification published after a thread attachment is created or deleted.
@@ -7577,9 +7487,7 @@ export type ThreadBackgroundTerminalsCleanParams = {
     threadId: string;
 };
 
-export type ThreadBackgroundTerminalsCleanResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadBackgroundTerminalsCleanResponse = Record<string, never>;
 
 export type ThreadBackgroundTerminalsListParams = {
     /**
@@ -7618,9 +7526,7 @@ export type ThreadCompactStartParams = {
     threadId: string;
 };
 
-export type ThreadCompactStartResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadCompactStartResponse = Record<string, never>;
 
 /**
  * Parameters for `thread/decrement_elicitation`.
@@ -7650,9 +7556,7 @@ export type ThreadDeleteParams = {
     threadId: string;
 };
 
-export type ThreadDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadDeleteResponse = Record<string, never>;
 
 export type ThreadDeletedNotification = {
     threadId: string;
@@ -7670,9 +7574,7 @@ export type ThreadEnvironment = {
 /**
  * Extra app-server data for a thread.
  */
-export type ThreadExtra = {
-    [key in string]?: JsonValue;
-};
+export type ThreadExtra = Record<string, never>;
 
 /**
  * There are two ways to fork a thread: 1. By thread_id: load the thread from disk by thread_id and fork it into a new thread. 2. By path: load the thread from disk by path and fork it into a new thread.
@@ -7909,9 +7811,7 @@ export type ThreadInjectItemsParams = {
     threadId: string;
 };
 
-export type ThreadInjectItemsResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadInjectItemsResponse = Record<string, never>;
 
 /**
  * A thread item and its recorded lifecycle times. The payload stays flat on the wire.
@@ -8385,9 +8285,7 @@ export type ThreadMemoryModeSetParams = {
     threadId: string;
 };
 
-export type ThreadMemoryModeSetResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadMemoryModeSetResponse = Record<string, never>;
 
 export type ThreadMemoryReadParams = {
     /**
@@ -8448,9 +8346,7 @@ export type ThreadPredictionRequestParams = {
     threadId: string;
 };
 
-export type ThreadPredictionRequestResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadPredictionRequestResponse = Record<string, never>;
 
 export type ThreadPredictionResult = {
     text: string | null;
@@ -8543,9 +8439,7 @@ export type ThreadQueueReorderParams = {
     threadId: string;
 };
 
-export type ThreadQueueReorderResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadQueueReorderResponse = Record<string, never>;
 
 export type ThreadQueueStartParams = {
     queuedSubmissionId?: string | null;
@@ -8631,9 +8525,7 @@ export type ThreadRealtimeAppendAudioParams = {
 /**
  * EXPERIMENTAL - response for appending realtime audio input.
  */
-export type ThreadRealtimeAppendAudioResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeAppendAudioResponse = Record<string, never>;
 
 /**
  * EXPERIMENTAL - append speakable text to thread realtime.
@@ -8646,9 +8538,7 @@ export type ThreadRealtimeAppendSpeechParams = {
 /**
  * EXPERIMENTAL - response for appending realtime speech.
  */
-export type ThreadRealtimeAppendSpeechResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeAppendSpeechResponse = Record<string, never>;
 
 /**
  * EXPERIMENTAL - append text input to thread realtime.
@@ -8662,9 +8552,7 @@ export type ThreadRealtimeAppendTextParams = {
 /**
  * EXPERIMENTAL - response for appending realtime text input.
  */
-export type ThreadRealtimeAppendTextResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeAppendTextResponse = Record<string, never>;
 
 /**
  * EXPERIMENTAL - thread realtime audio chunk.
@@ -8771,9 +8659,7 @@ export type ThreadRealtimeItemTranscriptDeltaNotification = {
 /**
  * EXPERIMENTAL - list voices supported by thread realtime.
  */
-export type ThreadRealtimeListVoicesParams = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeListVoicesParams = Record<string, never>;
 
 /**
  * EXPERIMENTAL - response for listing supported realtime voices.
@@ -8880,9 +8766,7 @@ export type ThreadRealtimeStartParams = {
 /**
  * EXPERIMENTAL - response for starting thread realtime.
  */
-export type ThreadRealtimeStartResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeStartResponse = Record<string, never>;
 
 /**
  * EXPERIMENTAL - transport used by thread realtime.
@@ -8922,9 +8806,7 @@ export type ThreadRealtimeStopParams = {
 /**
  * EXPERIMENTAL - response for stopping thread realtime.
  */
-export type ThreadRealtimeStopResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadRealtimeStopResponse = Record<string, never>;
 
 /**
  * EXPERIMENTAL - flat transcript delta emitted whenever realtime transcript text changes.
@@ -9124,9 +9006,7 @@ export type ThreadSampleCancelParams = {
     requestId: RequestId;
 };
 
-export type ThreadSampleCancelResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSampleCancelResponse = Record<string, never>;
 
 export type ThreadSampleParams = {
     /**
@@ -9360,9 +9240,7 @@ export type ThreadSectionDeleteParams = {
 /**
  * Successful deletion does not return additional section data.
  */
-export type ThreadSectionDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSectionDeleteResponse = Record<string, never>;
 
 /**
  * Parameters for listing independently persisted thread sections.
@@ -9407,9 +9285,7 @@ export type ThreadSectionMoveParams = {
     threadId: string;
 };
 
-export type ThreadSectionMoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSectionMoveResponse = Record<string, never>;
 
 /**
  * Parameters for updating an independently persisted thread section.
@@ -9441,9 +9317,7 @@ export type ThreadSetNameParams = {
     threadId: string;
 };
 
-export type ThreadSetNameResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSetNameResponse = Record<string, never>;
 
 export type ThreadSettings = {
     activePermissionProfile: ActivePermissionProfile | null;
@@ -9537,9 +9411,7 @@ export type ThreadSettingsUpdateParams = {
     threadId: string;
 };
 
-export type ThreadSettingsUpdateResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSettingsUpdateResponse = Record<string, never>;
 
 export type ThreadSettingsUpdatedNotification = {
     threadId: string;
@@ -9558,9 +9430,7 @@ export type ThreadShellCommandParams = {
     timeoutMs?: number | null;
 };
 
-export type ThreadShellCommandResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadShellCommandResponse = Record<string, never>;
 
 export type ThreadSortKey = "created_at" | "updated_at" | "recency_at" | "section_position";
 
@@ -10018,9 +9888,7 @@ export type TurnInterruptParams = {
     turnId: string;
 };
 
-export type TurnInterruptResponse = {
-    [key in string]?: JsonValue;
-};
+export type TurnInterruptResponse = Record<string, never>;
 
 export type TurnItemsView = /**
  * `items` was not loaded for this turn. The field is intentionally empty.
@@ -10328,17 +10196,13 @@ export type UserVerificationCancelParams = {
 /**
  * Acknowledges the cancellation signal; native work may still be finishing. Unknown or finished requests are a no-op, and completed effects are not rolled back.
  */
-export type UserVerificationCancelResponse = {
-    [key in string]?: JsonValue;
-};
+export type UserVerificationCancelResponse = Record<string, never>;
 
 export type UserVerificationCancellationReason = "userCancelled" | "interrupted";
 
 export type UserVerificationDeleteParams = Record<string, never>;
 
-export type UserVerificationDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type UserVerificationDeleteResponse = Record<string, never>;
 
 export type UserVerificationEnrollParams = Record<string, never>;
 
@@ -10436,8 +10300,8 @@ export type UserVerificationVerifyResponse = {
 export type Verbosity = "low" | "medium" | "high";
 
 export type W3cTraceContext = {
-    traceparent?: string | null;
-    tracestate?: string | null;
+    traceparent: string | null;
+    tracestate: string | null;
 };
 
 export type WarningNotification = {

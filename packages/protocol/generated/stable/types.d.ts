@@ -71,22 +71,22 @@ export type AccountSecuritySetupNotice = {
 };
 
 export type AccountSession = {
-    displayName?: string | null;
-    email?: string | null;
-    imageUrl?: string | null;
+    displayName: string | null;
+    email: string | null;
+    imageUrl: string | null;
     isActive: boolean;
     lastUsedAt: number;
-    selectedWorkspaceAccountId?: string | null;
+    selectedWorkspaceAccountId: string | null;
     sessionId: string;
-    userId?: string | null;
+    userId: string | null;
     workspaces: Array<AccountSessionWorkspace>;
 };
 
 export type AccountSessionWorkspace = {
     accountId: string;
-    imageUrl?: string | null;
-    kind?: AccountSessionWorkspaceKind | null;
-    name?: string | null;
+    imageUrl: string | null;
+    kind: AccountSessionWorkspaceKind | null;
+    name: string | null;
 };
 
 export type AccountSessionWorkspaceKind = "personal" | "workspace";
@@ -129,7 +129,7 @@ export type AdditionalContextEntry = {
     /**
      * Optional name for untrusted context, used to label its tool output.
      */
-    name?: string | null;
+    name: string | null;
     value: string;
 };
 
@@ -153,11 +153,11 @@ export type AdditionalNetworkPermissions = {
 };
 
 export type AdditionalPermissionProfile = {
-    fileSystem?: AdditionalFileSystemPermissions | null;
+    fileSystem: AdditionalFileSystemPermissions | null;
     /**
      * Partial overlay used for per-command permission requests.
      */
-    network?: AdditionalNetworkPermissions | null;
+    network: AdditionalNetworkPermissions | null;
 };
 
 export type AgentMessageDelivery = "async";
@@ -216,21 +216,21 @@ export type AppBranding = {
 };
 
 export type AppConfig = {
-    approvals_reviewer?: ApprovalsReviewer | null;
-    default_tools_approval_mode?: AppToolApproval | null;
-    default_tools_enabled?: boolean | null;
-    destructive_enabled?: boolean | null;
-    enabled?: boolean;
+    approvals_reviewer: ApprovalsReviewer | null;
+    default_tools_approval_mode: AppToolApproval | null;
+    default_tools_enabled: boolean | null;
+    destructive_enabled: boolean | null;
+    enabled: boolean;
     /**
      * Per-account approval settings keyed by link ID.
      */
-    links?: AppLinksConfig | null;
+    links: AppLinksConfig | null;
     /**
      * Additional model-facing surfaces omitted for this connector's tools.
      */
-    omit_tools_from?: Array<ToolExposureSurface> | null;
-    open_world_enabled?: boolean | null;
-    tools?: AppToolsConfig | null;
+    omit_tools_from: Array<ToolExposureSurface> | null;
+    open_world_enabled: boolean | null;
+    tools: AppToolsConfig | null;
 };
 
 /**
@@ -267,16 +267,14 @@ export type AppInfo = {
  * Approval settings for a connected account within an app.
  */
 export type AppLinkConfig = {
-    approvals_reviewer?: ApprovalsReviewer | null;
-    default_tools_approval_mode?: AppToolApproval | null;
+    approvals_reviewer: ApprovalsReviewer | null;
+    default_tools_approval_mode: AppToolApproval | null;
 };
 
 /**
  * Account settings for a single app.
  */
-export type AppLinksConfig = {
-    [key in string]?: JsonValue;
-};
+export type AppLinksConfig = Record<string, never>;
 
 /**
  * EXPERIMENTAL - notification emitted when the app list changes.
@@ -337,8 +335,8 @@ export type AppTemplateUnavailableReason = "NOT_CONFIGURED_FOR_WORKSPACE" | "NO_
 export type AppToolApproval = "auto" | "prompt" | "writes" | "approve";
 
 export type AppToolConfig = {
-    approval_mode?: AppToolApproval | null;
-    enabled?: boolean | null;
+    approval_mode: AppToolApproval | null;
+    enabled: boolean | null;
 };
 
 /**
@@ -353,9 +351,7 @@ export type AppToolSummary = {
     title: string | null;
 };
 
-export type AppToolsConfig = {
-    [key in string]?: JsonValue;
-};
+export type AppToolsConfig = Record<string, never>;
 
 export type ApplicationNetworkRequirements = {
     domains: {
@@ -368,16 +364,16 @@ export type ApplicationNetworkRequirements = {
 };
 
 export type ApplicationRequirements = {
-    network?: ApplicationNetworkRequirements | null;
-    storage?: ApplicationStorageRequirements | null;
+    network: ApplicationNetworkRequirements | null;
+    storage: ApplicationStorageRequirements | null;
 };
 
 /**
  * Managed storage settings for new Desktop workspaces, not filesystem access restrictions.
  */
 export type ApplicationStorageRequirements = {
-    defaultProjectParent?: LegacyAppPathString | null;
-    projectlessWorkspaceRoot?: LegacyAppPathString | null;
+    defaultProjectParent: LegacyAppPathString | null;
+    projectlessWorkspaceRoot: LegacyAppPathString | null;
 };
 
 export type ApplyPatchApprovalParams = {
@@ -409,15 +405,15 @@ export type ApplyPatchApprovalResponse = {
 export type ApprovalsReviewer = "user" | "auto_review" | "guardian_subagent";
 
 export type AppsConfig = {
-    _default?: AppsDefaultConfig | null;
+    _default: AppsDefaultConfig | null;
 };
 
 export type AppsDefaultConfig = {
-    approvals_reviewer?: ApprovalsReviewer | null;
-    default_tools_approval_mode?: AppToolApproval | null;
-    destructive_enabled?: boolean;
-    enabled?: boolean;
-    open_world_enabled?: boolean;
+    approvals_reviewer: ApprovalsReviewer | null;
+    default_tools_approval_mode: AppToolApproval | null;
+    destructive_enabled: boolean;
+    enabled: boolean;
+    open_world_enabled: boolean;
 };
 
 /**
@@ -515,9 +511,7 @@ export type AsyncUserInputQuestion = {
     title: string;
 };
 
-export type AttestationGenerateParams = {
-    [key in string]?: JsonValue;
-};
+export type AttestationGenerateParams = Record<string, never>;
 
 export type AttestationGenerateResponse = {
     /**
@@ -1223,10 +1217,10 @@ export type CollaborationMode = {
  * EXPERIMENTAL - collaboration mode preset metadata for clients.
  */
 export type CollaborationModeMask = {
-    mode?: ModeKind | null;
-    model?: string | null;
+    mode: ModeKind | null;
+    model: string | null;
     name: string;
-    reasoning_effort?: ReasoningEffort | null;
+    reasoning_effort: ReasoningEffort | null;
 };
 
 export type CommandAction = {
@@ -1382,9 +1376,7 @@ export type CommandExecResizeParams = {
 /**
  * Empty success response for `command/exec/resize`.
  */
-export type CommandExecResizeResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecResizeResponse = Record<string, never>;
 
 /**
  * Final buffered result for `command/exec`.
@@ -1435,9 +1427,7 @@ export type CommandExecTerminateParams = {
 /**
  * Empty success response for `command/exec/terminate`.
  */
-export type CommandExecTerminateResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecTerminateResponse = Record<string, never>;
 
 /**
  * Write stdin bytes to a running `command/exec` session, close stdin, or both.
@@ -1460,9 +1450,7 @@ export type CommandExecWriteParams = {
 /**
  * Empty success response for `command/exec/write`.
  */
-export type CommandExecWriteResponse = {
-    [key in string]?: JsonValue;
-};
+export type CommandExecWriteResponse = Record<string, never>;
 
 export type CommandExecutionApprovalDecision = /**
  * User approved the command.
@@ -1893,20 +1881,20 @@ export type ConfiguredHookHandler = {
     /**
      * Approximate token threshold for spilling this hook's `additionalContext` to disk. `null` uses 2,500 tokens; `0` disables spilling for this hook. The threshold is evaluated against the original context; a spilled preview also includes recovery metadata.
      */
-    additionalContextLimit?: number | null;
+    additionalContextLimit: number | null;
     async: boolean;
     command: string;
-    commandWindows?: string | null;
-    statusMessage?: string | null;
-    timeoutSec?: number | null;
+    commandWindows: string | null;
+    statusMessage: string | null;
+    timeoutSec: number | null;
     type: "command";
 } | {
     input: {
         [key in string]?: JsonValue;
     };
     server: string;
-    statusMessage?: string | null;
-    timeoutSec?: number | null;
+    statusMessage: string | null;
+    timeoutSec: number | null;
     tool: string;
     type: "mcp_tool";
 } | {
@@ -1917,7 +1905,7 @@ export type ConfiguredHookHandler = {
 
 export type ConfiguredHookMatcherGroup = {
     hooks: Array<ConfiguredHookHandler>;
-    matcher?: string | null;
+    matcher: string | null;
 };
 
 /**
@@ -1968,7 +1956,7 @@ export type ContentItem = {
     text: string;
     type: "input_text";
 } | ({
-    detail?: ImageDetail | null;
+    detail: ImageDetail | null;
     type: "input_image";
 } & ({
     image_url: string;
@@ -1984,8 +1972,8 @@ export type ContentItem = {
 } | {
     file_id: string;
 })) | {
-    annotations?: Array<JsonValue> | null;
-    logprobs?: Array<JsonValue> | null;
+    annotations: Array<JsonValue> | null;
+    logprobs: Array<JsonValue> | null;
     text: string;
     type: "output_text";
 };
@@ -2081,7 +2069,7 @@ export type EnvironmentSkillsParams = {
     /**
      * Exact catalog names that must be available from this environment.
      */
-    required?: Array<string> | null;
+    required: Array<string> | null;
 };
 
 export type ErrorNotification = {
@@ -2561,9 +2549,7 @@ export type FsCopyParams = {
 /**
  * Successful response for `fs/copy`.
  */
-export type FsCopyResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsCopyResponse = Record<string, never>;
 
 /**
  * Create a directory on the host filesystem.
@@ -2582,9 +2568,7 @@ export type FsCreateDirectoryParams = {
 /**
  * Successful response for `fs/createDirectory`.
  */
-export type FsCreateDirectoryResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsCreateDirectoryResponse = Record<string, never>;
 
 /**
  * Request metadata for an absolute path.
@@ -2701,9 +2685,7 @@ export type FsRemoveParams = {
 /**
  * Successful response for `fs/remove`.
  */
-export type FsRemoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsRemoveResponse = Record<string, never>;
 
 /**
  * Stop filesystem watch notifications for a prior `fs/watch`.
@@ -2718,9 +2700,7 @@ export type FsUnwatchParams = {
 /**
  * Successful response for `fs/unwatch`.
  */
-export type FsUnwatchResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsUnwatchResponse = Record<string, never>;
 
 /**
  * Start filesystem watch notifications for an absolute path.
@@ -2763,9 +2743,7 @@ export type FsWriteFileParams = {
 /**
  * Successful response for `fs/writeFile`.
  */
-export type FsWriteFileResponse = {
-    [key in string]?: JsonValue;
-};
+export type FsWriteFileResponse = Record<string, never>;
 
 export type FunctionCallOutputBody = string | Array<FunctionCallOutputContentItem>;
 
@@ -2843,9 +2821,7 @@ export type GatewayAuth = {
     mode: "externallyConfigured";
 };
 
-export type GatewayOAuthCancelResponse = {
-    [key in string]?: JsonValue;
-};
+export type GatewayOAuthCancelResponse = Record<string, never>;
 
 export type GatewayOAuthChangedNotification = {
     /**
@@ -3347,7 +3323,7 @@ export type InstalledApp = {
  * Responses API strongly types this payload. Do not modify it without first getting API approval and making the corresponding Responses API change.
  */
 export type InternalChatMessageMetadataPassthrough = {
-    turn_id?: string | null;
+    turn_id: string | null;
 };
 
 export type ItemCompletedNotification = {
@@ -3468,7 +3444,7 @@ export type JSONRPCRequest = {
     /**
      * Optional W3C Trace Context for distributed tracing.
      */
-    trace?: W3cTraceContext | null;
+    trace: W3cTraceContext | null;
 };
 
 /**
@@ -3511,13 +3487,13 @@ export type ListMcpServerStatusResponse = {
 
 export type LocalShellAction = {
     command: Array<string>;
-    env?: {
+    env: {
         [key in string]?: string;
     } | null;
-    timeout_ms?: number | null;
+    timeout_ms: number | null;
     type: "exec";
-    user?: string | null;
-    working_directory?: string | null;
+    user: string | null;
+    working_directory: string | null;
 };
 
 export type LocalShellStatus = "completed" | "in_progress" | "incomplete";
@@ -3597,27 +3573,25 @@ export type LoginAccountResponse = {
 
 export type LoginAppBrand = "codex" | "chatgpt";
 
-export type LogoutAccountResponse = {
-    [key in string]?: JsonValue;
-};
+export type LogoutAccountResponse = Record<string, never>;
 
 export type ManagedHooksRequirements = {
-    Interrupt?: Array<ConfiguredHookMatcherGroup>;
+    Interrupt: Array<ConfiguredHookMatcherGroup>;
     PermissionRequest: Array<ConfiguredHookMatcherGroup>;
     PostCompact: Array<ConfiguredHookMatcherGroup>;
-    PostModelRequest?: Array<ConfiguredHookMatcherGroup>;
+    PostModelRequest: Array<ConfiguredHookMatcherGroup>;
     PostToolUse: Array<ConfiguredHookMatcherGroup>;
     PreCompact: Array<ConfiguredHookMatcherGroup>;
-    PreModelRequest?: Array<ConfiguredHookMatcherGroup>;
+    PreModelRequest: Array<ConfiguredHookMatcherGroup>;
     PreToolUse: Array<ConfiguredHookMatcherGroup>;
-    SessionEnd?: Array<ConfiguredHookMatcherGroup>;
+    SessionEnd: Array<ConfiguredHookMatcherGroup>;
     SessionStart: Array<ConfiguredHookMatcherGroup>;
     Stop: Array<ConfiguredHookMatcherGroup>;
     SubagentStart: Array<ConfiguredHookMatcherGroup>;
     SubagentStop: Array<ConfiguredHookMatcherGroup>;
     UserPromptSubmit: Array<ConfiguredHookMatcherGroup>;
-    managedDir?: string | null;
-    windowsManagedDir?: string | null;
+    managedDir: string | null;
+    windowsManagedDir: string | null;
 };
 
 export type MarketplaceAddParams = {
@@ -3941,9 +3915,7 @@ export type McpServerOauthLoginResponse = {
     loginId: string | null;
 };
 
-export type McpServerRefreshResponse = {
-    [key in string]?: JsonValue;
-};
+export type McpServerRefreshResponse = Record<string, never>;
 
 export type McpServerStartupFailureReason = "reauthenticationRequired";
 
@@ -4182,9 +4154,7 @@ export type ModelListResponse = {
     nextCursor: string | null;
 };
 
-export type ModelProviderCapabilitiesReadParams = {
-    [key in string]?: JsonValue;
-};
+export type ModelProviderCapabilitiesReadParams = Record<string, never>;
 
 export type ModelProviderCapabilitiesReadResponse = {
     imageGeneration: boolean;
@@ -4215,9 +4185,7 @@ export type ModelProviderError = {
     type: "modelProviderPolicyConflict";
 };
 
-export type ModelProviderListParams = {
-    [key in string]?: JsonValue;
-};
+export type ModelProviderListParams = Record<string, never>;
 
 export type ModelProviderListResponse = {
     canChangeDefault: boolean;
@@ -4319,43 +4287,43 @@ export type NetworkPolicyAmendment = {
 export type NetworkPolicyRuleAction = "allow" | "deny";
 
 export type NetworkRequirements = {
-    allowLocalBinding?: boolean | null;
+    allowLocalBinding: boolean | null;
     /**
      * Legacy compatibility view derived from `unix_sockets`.
      */
-    allowUnixSockets?: Array<string> | null;
-    allowUpstreamProxy?: boolean | null;
+    allowUnixSockets: Array<string> | null;
+    allowUpstreamProxy: boolean | null;
     /**
      * Legacy compatibility view derived from `domains`.
      */
-    allowedDomains?: Array<string> | null;
-    dangerouslyAllowAllUnixSockets?: boolean | null;
-    dangerouslyAllowNonLoopbackProxy?: boolean | null;
+    allowedDomains: Array<string> | null;
+    dangerouslyAllowAllUnixSockets: boolean | null;
+    dangerouslyAllowNonLoopbackProxy: boolean | null;
     /**
      * Legacy compatibility view derived from `domains`.
      */
-    deniedDomains?: Array<string> | null;
+    deniedDomains: Array<string> | null;
     /**
      * Canonical managed network permission map.
      */
-    domains?: {
+    domains: {
         [key in string]?: NetworkDomainPermission;
     } | null;
-    enabled?: boolean | null;
-    httpPort?: number | null;
+    enabled: boolean | null;
+    httpPort: number | null;
     /**
      * When true, only managed allowlist entries are respected while managed network enforcement is active.
      */
-    managedAllowedDomainsOnly?: boolean | null;
+    managedAllowedDomainsOnly: boolean | null;
     /**
      * Host patterns routed to network approval before ordinary allow rules.
      */
-    reviewDomains?: Array<string> | null;
-    socksPort?: number | null;
+    reviewDomains: Array<string> | null;
+    socksPort: number | null;
     /**
      * Canonical managed unix socket permission map.
      */
-    unixSockets?: {
+    unixSockets: {
         [key in string]?: NetworkUnixSocketPermission;
     } | null;
 };
@@ -4759,7 +4727,7 @@ export type PluginReconcileResponse = {
 
 export type PluginSearchResult = {
     marketplaceName: string;
-    marketplacePath?: AbsolutePathBuf | null;
+    marketplacePath: AbsolutePathBuf | null;
     plugin: PluginSummary;
 };
 
@@ -4797,9 +4765,7 @@ export type PluginShareDeleteParams = {
     remotePluginId: string;
 };
 
-export type PluginShareDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type PluginShareDeleteResponse = Record<string, never>;
 
 export type PluginShareDiscoverability = "LISTED" | "UNLISTED" | "PRIVATE";
 
@@ -4808,9 +4774,7 @@ export type PluginShareListItem = {
     plugin: PluginSummary;
 };
 
-export type PluginShareListParams = {
-    [key in string]?: JsonValue;
-};
+export type PluginShareListParams = Record<string, never>;
 
 export type PluginShareListResponse = {
     data: Array<PluginShareListItem>;
@@ -4948,9 +4912,7 @@ export type PluginUninstallParams = {
     pluginId: string;
 };
 
-export type PluginUninstallResponse = {
-    [key in string]?: JsonValue;
-};
+export type PluginUninstallResponse = Record<string, never>;
 
 export type PluginsMigration = {
     marketplaceName: string;
@@ -5057,7 +5019,7 @@ export type Project = {
     /**
      * Newest non-archived member thread's recency, in Unix seconds; null when none exist.
      */
-    recencyAt?: number | null;
+    recencyAt: number | null;
     roots: Array<ProjectRoot>;
     updatedAt: number;
 };
@@ -5132,7 +5094,7 @@ export type QueuedSubmission = {
     /**
      * Metadata retained with this input, including across reconnect and restoration.
      */
-    responsesapiClientMetadata?: {
+    responsesapiClientMetadata: {
         [key in string]?: string;
     } | null;
 };
@@ -5210,8 +5172,8 @@ export type RawResponseCompletedNotification = {
     responseId: string;
     threadId: string;
     turnId: string;
-    usage?: TokenUsageBreakdown | null;
-    usageMetadata?: ResponseUsageMetadata | null;
+    usage: TokenUsageBreakdown | null;
+    usageMetadata: ResponseUsageMetadata | null;
 };
 
 export type RawResponseItemCompletedNotification = {
@@ -5231,7 +5193,7 @@ export type RealtimeVoicesList = {
     defaultV2: RealtimeVoice;
     v1: Array<RealtimeVoice>;
     v2: Array<RealtimeVoice>;
-    v3?: Array<RealtimeVoice>;
+    v3: Array<RealtimeVoice>;
 };
 
 /**
@@ -5371,31 +5333,31 @@ export type ResourceTemplate = {
 };
 
 export type ResponseItem = {
-    id?: string | null;
+    id: string | null;
     role: string;
     tools: Array<JsonValue>;
     type: "additional_tools";
 } | {
     content: Array<ContentItem>;
-    encrypted_content?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
-    phase?: MessagePhase | null;
+    encrypted_content: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
+    phase: MessagePhase | null;
     role: string;
-    status?: string | null;
+    status: string | null;
     type: "message";
 } | {
     author: string;
     content: Array<AgentMessageInputContent>;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     recipient: string;
     type: "agent_message";
 } | {
-    content?: Array<ReasoningItemContent> | null;
-    encrypted_content?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    content: Array<ReasoningItemContent> | null;
+    encrypted_content: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     summary: Array<ReasoningItemReasoningSummary>;
     type: "reasoning";
 } | {
@@ -5403,87 +5365,87 @@ export type ResponseItem = {
     /**
      * Set when using the Responses API.
      */
-    call_id?: string | null;
-    encrypted_content?: string | null;
+    call_id: string | null;
+    encrypted_content: string | null;
     /**
      * Legacy id field retained for compatibility with older payloads.
      */
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     status: LocalShellStatus;
     type: "local_shell_call";
 } | {
     arguments: string;
     call_id: string;
-    encrypted_content?: string | null;
-    encrypted_function_args?: Array<string> | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    encrypted_content: string | null;
+    encrypted_function_args: Array<string> | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     name: string;
-    namespace?: string | null;
-    status?: string | null;
+    namespace: string | null;
+    status: string | null;
     type: "function_call";
 } | {
     arguments: JsonValue;
-    call_id?: string | null;
-    encrypted_content?: string | null;
+    call_id: string | null;
+    encrypted_content: string | null;
     execution: string;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
-    status?: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
+    status: string | null;
     type: "tool_search_call";
 } | {
-    call_id?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
-    name?: string | null;
-    namespace?: string | null;
+    call_id: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
+    name: string | null;
+    namespace: string | null;
     output: FunctionCallOutputBody;
     type: "function_call_output";
 } | {
     call_id: string;
-    encrypted_content?: string | null;
-    id?: string | null;
+    encrypted_content: string | null;
+    id: string | null;
     input: string;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     name: string;
-    namespace?: string | null;
-    status?: string | null;
+    namespace: string | null;
+    status: string | null;
     type: "custom_tool_call";
 } | {
     call_id: string;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
-    name?: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
+    name: string | null;
     output: FunctionCallOutputBody;
     type: "custom_tool_call_output";
 } | {
-    call_id?: string | null;
+    call_id: string | null;
     execution: string;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     status: string;
     tools: Array<JsonValue>;
     type: "tool_search_output";
 } | {
-    action?: ResponsesApiWebSearchAction | null;
-    encrypted_content?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
-    status?: string | null;
+    action: ResponsesApiWebSearchAction | null;
+    encrypted_content: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
+    status: string | null;
     type: "web_search_call";
 } | {
-    encrypted_content?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    encrypted_content: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     result: string;
-    revised_prompt?: string | null;
+    revised_prompt: string | null;
     status: string;
     type: "image_generation_call";
 } | {
     encrypted_content: string;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     type: "compaction";
 } | /**
  * A durable input control interpreted by the backend at its position in history.
@@ -5494,9 +5456,9 @@ export type ResponseItem = {
 } | {
     type: "compaction_trigger";
 } | {
-    encrypted_content?: string | null;
-    id?: string | null;
-    internal_chat_message_metadata_passthrough?: InternalChatMessageMetadataPassthrough | null;
+    encrypted_content: string | null;
+    id: string | null;
+    internal_chat_message_metadata_passthrough: InternalChatMessageMetadataPassthrough | null;
     type: "context_compaction";
 } | {
     type: "other";
@@ -5506,21 +5468,21 @@ export type ResponseItem = {
  * Usage metadata reported for one upstream response.
  */
 export type ResponseUsageMetadata = {
-    amount?: string | null;
+    amount: string | null;
     metadata?: JsonValue;
 };
 
 export type ResponsesApiWebSearchAction = {
-    queries?: Array<string> | null;
-    query?: string | null;
+    queries: Array<string> | null;
+    query: string | null;
     type: "search";
 } | {
     type: "open_page";
-    url?: string | null;
+    url: string | null;
 } | {
-    pattern?: string | null;
+    pattern: string | null;
     type: "find_in_page";
-    url?: string | null;
+    url: string | null;
 } | {
     type: "other";
 };
@@ -5693,8 +5655,8 @@ export type ServerDiagnosticsGauge = {
 
 export type ServerDiagnosticsProcess = {
     id: number;
-    physicalFootprintBytes?: number | null;
-    residentMemoryBytes?: number | null;
+    physicalFootprintBytes: number | null;
+    residentMemoryBytes: number | null;
 };
 
 /**
@@ -6160,9 +6122,7 @@ export type SkillToolDependency = {
  *
  * Treat this as an invalidation signal and re-run `skills/list` with the client's current parameters when refreshed skill metadata is needed.
  */
-export type SkillsChangedNotification = {
-    [key in string]?: JsonValue;
-};
+export type SkillsChangedNotification = Record<string, never>;
 
 export type SkillsConfigWriteParams = {
     enabled: boolean;
@@ -6184,9 +6144,7 @@ export type SkillsExtraRootsSetParams = {
     extraRoots: Array<AbsolutePathBuf>;
 };
 
-export type SkillsExtraRootsSetResponse = {
-    [key in string]?: JsonValue;
-};
+export type SkillsExtraRootsSetResponse = Record<string, never>;
 
 export type SkillsListEntry = {
     cwd: string;
@@ -6405,17 +6363,13 @@ export type ThreadApproveGuardianDeniedActionParams = {
     threadId: string;
 };
 
-export type ThreadApproveGuardianDeniedActionResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadApproveGuardianDeniedActionResponse = Record<string, never>;
 
 export type ThreadArchiveParams = {
     threadId: string;
 };
 
-export type ThreadArchiveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadArchiveResponse = Record<string, never>;
 
 export type ThreadArchivedNotification = {
     threadId: string;
@@ -6522,9 +6476,7 @@ export type ThreadAttachmentRemoveParams = {
 /**
  * Successful deletion does not return additional attachment data.
  */
-export type ThreadAttachmentRemoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadAttachmentRemoveResponse = Record<string, never>;
 
 /**
  * Notification published after a thread attachment is created or deleted.
@@ -6545,17 +6497,13 @@ export type ThreadCompactStartParams = {
     threadId: string;
 };
 
-export type ThreadCompactStartResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadCompactStartResponse = Record<string, never>;
 
 export type ThreadDeleteParams = {
     threadId: string;
 };
 
-export type ThreadDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadDeleteResponse = Record<string, never>;
 
 export type ThreadDeletedNotification = {
     threadId: string;
@@ -6573,9 +6521,7 @@ export type ThreadEnvironment = {
 /**
  * Extra app-server data for a thread.
  */
-export type ThreadExtra = {
-    [key in string]?: JsonValue;
-};
+export type ThreadExtra = Record<string, never>;
 
 /**
  * There are two ways to fork a thread: 1. By thread_id: load the thread from disk by thread_id and fork it into a new thread. 2. By path: load the thread from disk by path and fork it into a new thread.
@@ -6722,9 +6668,7 @@ export type ThreadInjectItemsParams = {
     threadId: string;
 };
 
-export type ThreadInjectItemsResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadInjectItemsResponse = Record<string, never>;
 
 /**
  * A thread item and its recorded lifecycle times. The payload stays flat on the wire.
@@ -6987,9 +6931,7 @@ export type ThreadItemEntry = {
     turnId: string;
 };
 
-export type ThreadItemOutputDeferral = {
-    [key in string]?: JsonValue;
-};
+export type ThreadItemOutputDeferral = Record<string, never>;
 
 /**
  * An exclusive item position within the requested visible turn.
@@ -7400,15 +7342,15 @@ export type ThreadResumeInitialTurnsPageParams = {
     /**
      * How much item detail to include for each returned turn; defaults to summary.
      */
-    itemsView?: TurnItemsView | null;
+    itemsView: TurnItemsView | null;
     /**
      * Optional turn page size.
      */
-    limit?: number | null;
+    limit: number | null;
     /**
      * Optional turn pagination direction; defaults to descending.
      */
-    sortDirection?: SortDirection | null;
+    sortDirection: SortDirection | null;
 };
 
 /**
@@ -7603,9 +7545,7 @@ export type ThreadSectionDeleteParams = {
 /**
  * Successful deletion does not return additional section data.
  */
-export type ThreadSectionDeleteResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSectionDeleteResponse = Record<string, never>;
 
 /**
  * Parameters for listing independently persisted thread sections.
@@ -7650,9 +7590,7 @@ export type ThreadSectionMoveParams = {
     threadId: string;
 };
 
-export type ThreadSectionMoveResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSectionMoveResponse = Record<string, never>;
 
 /**
  * Parameters for updating an independently persisted thread section.
@@ -7684,9 +7622,7 @@ export type ThreadSetNameParams = {
     threadId: string;
 };
 
-export type ThreadSetNameResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadSetNameResponse = Record<string, never>;
 
 export type ThreadSettings = {
     activePermissionProfile: ActivePermissionProfile | null;
@@ -7727,9 +7663,7 @@ export type ThreadShellCommandParams = {
     timeoutMs?: number | null;
 };
 
-export type ThreadShellCommandResponse = {
-    [key in string]?: JsonValue;
-};
+export type ThreadShellCommandResponse = Record<string, never>;
 
 export type ThreadSortKey = "created_at" | "updated_at" | "recency_at" | "section_position";
 
@@ -7828,15 +7762,15 @@ export type ThreadTimelineEntry = {
     type: "realtime";
 } | {
     position: number;
-    started_at?: number | null;
+    started_at: number | null;
     turn_id: string;
     type: "turnStarted";
 } | {
-    completed_at?: number | null;
-    duration_ms?: number | null;
-    error?: TurnError | null;
+    completed_at: number | null;
+    duration_ms: number | null;
+    error: TurnError | null;
     position: number;
-    started_at?: number | null;
+    started_at: number | null;
     status: TurnStatus;
     turn_id: string;
     type: "turnCompleted";
@@ -8092,7 +8026,7 @@ export type TurnEnvironmentParams = {
     /**
      * Environment-native runtime workspace roots. Omitted defaults to `cwd`.
      */
-    runtimeWorkspaceRoots?: Array<LegacyAppPathString> | null;
+    runtimeWorkspaceRoots: Array<LegacyAppPathString> | null;
 };
 
 export type TurnError = {
@@ -8110,9 +8044,7 @@ export type TurnInterruptParams = {
     turnId: string;
 };
 
-export type TurnInterruptResponse = {
-    [key in string]?: JsonValue;
-};
+export type TurnInterruptResponse = Record<string, never>;
 
 export type TurnItemsView = /**
  * `items` was not loaded for this turn. The field is intentionally empty.
@@ -8252,9 +8184,9 @@ export type TurnToolOutput = {
 };
 
 export type TurnsPage = {
-    backwardsCursor?: string | null;
+    backwardsCursor: string | null;
     data: Array<Turn>;
-    nextCursor?: string | null;
+    nextCursor: string | null;
 };
 
 export type UserInput = {
@@ -8300,8 +8232,8 @@ export type UserInput = {
 export type Verbosity = "low" | "medium" | "high";
 
 export type W3cTraceContext = {
-    traceparent?: string | null;
-    tracestate?: string | null;
+    traceparent: string | null;
+    tracestate: string | null;
 };
 
 export type WarningNotification = {
