@@ -1,6 +1,6 @@
 import { Ajv } from "ajv";
 import standaloneCodeModule from "ajv/dist/standalone/index.js";
-import { _ } from "ajv/dist/compile/codegen/index.js";
+import { Name } from "ajv/dist/compile/codegen/index.js";
 import { CodegenError } from "./codegen-error.js";
 import { NUMBER_FORMATS, NUMBER_FORMATS_IDENTIFIER, numberFormatCheck, numberFormatsSource } from "./number-formats.js";
 import { METHOD_UNIONS, type MethodKind, type ProtocolMethods } from "./protocol-methods.js";
@@ -30,7 +30,7 @@ export function emitValidatorModules(
   header: string,
 ): { "validators.js": string; "validators.d.ts": string } {
   const ajv = new Ajv({
-    code: { source: true, esm: true, formats: _`${NUMBER_FORMATS_IDENTIFIER}` },
+    code: { source: true, esm: true, formats: new Name(NUMBER_FORMATS_IDENTIFIER) },
     strict: false,
     allErrors: false,
     // Count string length in UTF-16 units: the alternative needs ajv's runtime helper at run time.
