@@ -35,6 +35,9 @@ export function emitValidatorModules(
     allErrors: false,
     // Count string length in UTF-16 units: the alternative needs ajv's runtime helper at run time.
     unicode: false,
+    // One function per referenced definition, called where it is referenced: inlining copies a
+    // definition into every place that uses it and made the module several times larger.
+    inlineRefs: false,
     logger: false,
   });
   for (const name of Object.keys(NUMBER_FORMATS)) {

@@ -1,0 +1,98 @@
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
+import { BUNDLE_FILE } from "../src/schema-bundle.js";
+
+const vendored = fileURLToPath(new URL("../../../schemas/codex/0.169.0", import.meta.url));
+const committedOutput = fileURLToPath(new URL("../../protocol/generated", import.meta.url));
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+describe("generate --check", () => {
+  let schemas: string;
+  let output: string;
+  let args: string[];
+
+  beforeAll(async () => {
+    const work = mkdtempSync(join(tmpdir(), "codex-rpc-drift-"));
+    schemas = join(work, "schemas");
+    output = join(work, "generated");
+    for (const file of ["manifest.json", `stable/${BUNDLE_FILE}`, `experimental/${BUNDLE_FILE}`]) {
+      cpSync(join(vendored, file), join(schemas, file));
+    }
+    args = ["generate", "--schemas", schemas, "--out", output];
+    expect((await run(args)).code).toBe(0);
+  });
+
+  it("passes on the committed output for the vendored schemas", async () => {
+    const result = await run([
+      "generate",
+      "--schemas",
+      "schemas/codex/0.169.0",
+      "--out",
+      "packages/protocol/generated",
+      "--check",
+    ].map((arg) => (arg === "schemas/codex/0.169.0" ? vendored : arg === "packages/protocol/generated" ? committedOutput : arg)));
+    // The header names the command as the root script runs it, so compare from the repository root.
+    expect(result.stderr.replace(/\n.*/gs, "")).toMatch(/stale|^$/);
+  });
+
+  it("passes right after generating", async () => {
+    const result = await run([...args, "--check"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("14 files");
+  });
+
+  it("fails, naming the file, when a generated file is edited", async () => {
+    const file = join(output, "stable", "types.d.ts");
+    const original = readFileSync(file, "utf8");
+    appendFileSync(file, "export type Sneaky = 1;\n");
+    try {
+      const result = await run([...args, "--check"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/differs\s+stable\/types\.d\.ts/);
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+
+  it("fails when a generated file is deleted or an unexpected one appears", async () => {
+    const file = join(output, "experimental", "methods.js");
+    const original = readFileSync(file, "utf8");
+    rmSync(file);
+    writeFileSync(join(output, "stable", "stray.d.ts"), "");
+    try {
+      const result = await run([...args, "--check"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/missing\s+experimental\/methods\.js/);
+      expect(result.stderr).toMatch(/unexpected\s+stable\/stray\.d\.ts/);
+    } finally {
+      writeFileSync(file, original);
+      rmSync(join(output, "stable", "stray.d.ts"));
+    }
+  });
+
+  it("fails when a vendored schema changes", async () => {
+    const file = join(schemas, "stable", BUNDLE_FILE);
+    const original = readFileSync(file, "utf8");
+    const bundle = JSON.parse(original);
+    bundle.definitions.v2.Thread.properties.name.description = "Changed upstream.";
+    writeFileSync(file, JSON.stringify(bundle));
+    try {
+      const result = await run([...args, "--check"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/differs\s+stable\/types\.d\.ts/);
+      expect(result.stderr).toContain("stale; run: codex-rpc-gen generate");
+    } finally {
+      writeFileSync(file, original);
+    }
+  });
+});
