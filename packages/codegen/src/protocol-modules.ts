@@ -1,8 +1,7 @@
-import ts from "typescript";
+import { printDeclarations } from "./declaration-printer.js";
 import { METHOD_UNIONS, type MethodKind, type ProtocolMethod, type ProtocolMethods } from "./protocol-methods.js";
 import { TypeEmitter, withDoc } from "./type-emitter.js";
-
-const f = ts.factory;
+import { keyword, literal, property, reference, type Declaration, type PropertySignature, type TypeNode } from "./type-nodes.js";
 
 /** The runtime array of each kind's method names. */
 export const METHOD_ARRAYS: Readonly<Record<MethodKind, string>> = {
@@ -27,45 +26,24 @@ export function emitProtocolModules(
   emitter: TypeEmitter,
   header: string,
 ): ProtocolModules {
-  const types = printStatements(emitter.declarations());
+  const types = printDeclarations(emitter.declarations());
 
-  const mapStatements: ts.Statement[] = [
-    f.createImportDeclaration(
-      undefined,
-      f.createImportClause(ts.SyntaxKind.TypeKeyword, undefined, f.createNamespaceImport(f.createIdentifier("T"))),
-      f.createStringLiteral("./types.js"),
-    ),
-  ];
+  const mapDeclarations: Declaration[] = [{ kind: "importTypeNamespace", alias: "T", from: "./types.js" }];
   for (const kind of Object.keys(METHOD_UNIONS) as MethodKind[]) {
     const union = METHOD_UNIONS[kind];
     const entries = methods.byKind[kind].map((method) => mapEntry(method, emitter));
-    mapStatements.push(
-      withDoc(
-        f.createInterfaceDeclaration([exported()], `${union}Map`, undefined, undefined, entries),
+    const methodNames = methods.byKind[kind].map((m) => literal(m.method));
+    mapDeclarations.push(
+      withDoc<Declaration>(
+        { kind: "interface", name: `${union}Map`, members: entries },
         `Every ${union} method → its ${kind.endsWith("Request") ? "params and result" : "params"}.`,
       ),
-      f.createTypeAliasDeclaration(
-        [exported()],
-        `${union}Method`,
-        undefined,
-        f.createTypeOperatorNode(ts.SyntaxKind.KeyOfKeyword, f.createTypeReferenceNode(`${union}Map`)),
-      ),
-      f.createVariableStatement(
-        [exported(), f.createModifier(ts.SyntaxKind.DeclareKeyword)],
-        f.createVariableDeclarationList(
-          [
-            f.createVariableDeclaration(
-              METHOD_ARRAYS[kind],
-              undefined,
-              f.createTypeOperatorNode(
-                ts.SyntaxKind.ReadonlyKeyword,
-                f.createTupleTypeNode(methods.byKind[kind].map((m) => f.createLiteralTypeNode(f.createStringLiteral(m.method)))),
-              ),
-            ),
-          ],
-          ts.NodeFlags.Const,
-        ),
-      ),
+      { kind: "typeAlias", name: `${union}Method`, type: { kind: "operator", operator: "keyof", type: reference(`${union}Map`) } },
+      {
+        kind: "declareConst",
+        name: METHOD_ARRAYS[kind],
+        type: { kind: "operator", operator: "readonly", type: { kind: "tuple", elements: methodNames } },
+      },
     );
   }
   const arrays = (Object.keys(METHOD_ARRAYS) as MethodKind[])
@@ -76,42 +54,28 @@ export function emitProtocolModules(
     .join("\n");
   return {
     "types.d.ts": header + "\n" + types,
-    "methods.d.ts": header + "\n" + printStatements(mapStatements),
+    "methods.d.ts": header + "\n" + printDeclarations(mapDeclarations),
     "methods.js": header + "\n" + arrays,
   };
 }
 
-function mapEntry(method: ProtocolMethod, emitter: TypeEmitter): ts.TypeElement {
+function mapEntry(method: ProtocolMethod, emitter: TypeEmitter): PropertySignature {
   const params = emitter.paramsOf(method, "T");
-  const paramsType = params.optional
-    ? f.createUnionTypeNode([params.type, f.createKeywordTypeNode(ts.SyntaxKind.UndefinedKeyword)].filter(uniqueUndefined()))
+  const paramsType: TypeNode = params.optional
+    ? { kind: "union", members: [params.type, keyword("undefined")].filter(uniqueUndefined()) }
     : params.type;
-  const members: ts.TypeElement[] = [f.createPropertySignature(undefined, "params", undefined, paramsType)];
-  if (method.result) {
-    members.push(f.createPropertySignature(undefined, "result", undefined, emitter.referenceTo(method.result.definition, "T")));
-  }
-  const entry = f.createPropertySignature(undefined, f.createStringLiteral(method.method), undefined, f.createTypeLiteralNode(members));
-  return withDoc(entry, method.description);
+  const members = [property("params", paramsType)];
+  if (method.result) members.push(property("result", emitter.referenceTo(method.result.definition, "T")));
+  return withDoc(property(method.method, { kind: "typeLiteral", members }, { quoted: true }), method.description);
 }
 
 /** Drops a second `undefined` when the params type is already `undefined`. */
-function uniqueUndefined(): (type: ts.TypeNode) => boolean {
+function uniqueUndefined(): (type: TypeNode) => boolean {
   let seen = false;
   return (type) => {
-    if (type.kind !== ts.SyntaxKind.UndefinedKeyword) return true;
+    if (type.kind !== "keyword" || type.keyword !== "undefined") return true;
     if (seen) return false;
     seen = true;
     return true;
   };
-}
-
-function exported(): ts.ModifierLike {
-  return f.createModifier(ts.SyntaxKind.ExportKeyword);
-}
-
-const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed, removeComments: false });
-const printTarget = ts.createSourceFile("generated.d.ts", "", ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-
-export function printStatements(statements: readonly ts.Statement[]): string {
-  return statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, printTarget)).join("\n\n") + "\n";
 }

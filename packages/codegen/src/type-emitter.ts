@@ -1,4 +1,3 @@
-import ts from "typescript";
 import { CodegenError } from "./codegen-error.js";
 import {
   ANNOTATION_KEYWORDS,
@@ -12,8 +11,17 @@ import {
 } from "./json-schema.js";
 import type { ProtocolMethod } from "./protocol-methods.js";
 import type { SchemaBundle, SchemaDefinition } from "./schema-bundle.js";
-
-const f = ts.factory;
+import {
+  keyword,
+  literal,
+  property,
+  reference,
+  type Declaration,
+  type Node,
+  type PropertySignature,
+  type TypeNode,
+  type TypeReference,
+} from "./type-nodes.js";
 
 /** The type emitted for schemas that accept any JSON value (description-only or empty schemas). */
 export const JSON_VALUE = "JsonValue";
@@ -27,7 +35,7 @@ interface Position {
 }
 
 /**
- * Turns schema definitions into TypeScript declarations with the compiler's factory API.
+ * Turns schema definitions into TypeScript declarations (type-nodes.ts; declaration-printer.ts prints them).
  * One instance serves one bundle; `clientWritten` names the definitions a client may write.
  */
 export class TypeEmitter {
@@ -43,36 +51,30 @@ export class TypeEmitter {
   }
 
   /** `export type JsonValue = …` followed by one declaration per definition. */
-  declarations(): ts.Statement[] {
-    const flat: ts.Statement[] = [jsonValueDeclaration()];
-    const v1: ts.Statement[] = [];
+  declarations(): Declaration[] {
+    const flat: Declaration[] = [jsonValueDeclaration()];
+    const v1: Declaration[] = [];
     for (const def of this.bundle.definitions) {
       const writer: Writer = this.clientWritten.has(def) ? "client" : "server";
       const type = this.typeOf(def.schema, { pointer: def.pointer, writer });
-      const alias = f.createTypeAliasDeclaration(
-        [f.createModifier(ts.SyntaxKind.ExportKeyword)],
-        def.name,
-        undefined,
-        type,
+      const alias = withDoc<Declaration>(
+        { kind: "typeAlias", name: def.name, type },
+        isSchemaObject(def.schema) ? def.schema.description : undefined,
       );
-      withDoc(alias, isSchemaObject(def.schema) ? def.schema.description : undefined);
       (def.namespace === "v1" ? v1 : flat).push(alias);
     }
     if (v1.length > 0) {
-      const namespace = f.createModuleDeclaration(
-        [f.createModifier(ts.SyntaxKind.ExportKeyword)],
-        f.createIdentifier("v1"),
-        f.createModuleBlock(v1),
-        ts.NodeFlags.Namespace,
+      const namespace = withDoc<Declaration>(
+        { kind: "namespace", name: "v1", body: v1 },
+        "Root-level (v1) definitions whose names v2 defines differently.",
       );
-      withDoc(namespace, "Root-level (v1) definitions whose names v2 defines differently.");
       flat.push(namespace);
     }
     return flat;
   }
 
   /** The reference to a definition as code outside `types.d.ts` sees it, e.g. `T.Thread`. */
-  referenceTo(def: SchemaDefinition, qualifier?: string): ts.TypeReferenceNode {
+  referenceTo(def: SchemaDefinition, qualifier?: string): TypeReference {
     return typeReference(def, qualifier);
   }
 
@@ -81,27 +83,27 @@ export class TypeEmitter {
    * optional is sent without them, never with `null`: `{type: "null"}` becomes `undefined` and an
    * `anyOf [X, null]` becomes an optional `X`.
    */
-  paramsOf(method: ProtocolMethod, qualifier?: string): { type: ts.TypeNode; optional: boolean } {
+  paramsOf(method: ProtocolMethod, qualifier?: string): { type: TypeNode; optional: boolean } {
     const params = method.params;
-    if (!params) return { type: keyword(ts.SyntaxKind.UndefinedKeyword), optional: true };
+    if (!params) return { type: keyword("undefined"), optional: true };
     const writer: Writer = method.kind === "serverNotification" || method.kind === "serverRequest" ? "server" : "client";
     if (params.required) return { type: this.typeOf(params.schema, { pointer: params.pointer, writer }, qualifier), optional: false };
     const schema = params.schema;
     if (isSchemaObject(schema) && schema.type === "null" && !schema.anyOf && !schema.oneOf && !schema.$ref) {
-      return { type: keyword(ts.SyntaxKind.UndefinedKeyword), optional: true };
+      return { type: keyword("undefined"), optional: true };
     }
     if (method.paramsDefinition) return { type: typeReference(method.paramsDefinition, qualifier), optional: true };
     return { type: this.typeOf(schema, { pointer: params.pointer, writer }, qualifier), optional: true };
   }
 
   /** The TypeScript type of one schema. `qualifier` prefixes definition references (`T.Name`). */
-  typeOf(schema: JsonSchema, at: Position, qualifier?: string): ts.TypeNode {
+  typeOf(schema: JsonSchema, at: Position, qualifier?: string): TypeNode {
     if (schema === true) return jsonValue(qualifier);
-    if (schema === false) return keyword(ts.SyntaxKind.NeverKeyword);
+    if (schema === false) return keyword("never");
     if (!isSchemaObject(schema)) this.fail("a schema must be an object or a boolean", at.pointer);
     this.checkKeywords(schema, at.pointer);
 
-    const parts: ts.TypeNode[] = [];
+    const parts: TypeNode[] = [];
     if (schema.$ref !== undefined) {
       if (typeof schema.$ref !== "string") this.fail("$ref must be a string", `${at.pointer}/$ref`);
       parts.push(typeReference(this.bundle.resolve(schema.$ref, `${at.pointer}/$ref`), qualifier));
@@ -121,12 +123,12 @@ export class TypeEmitter {
   }
 
   /** What `type`, `enum`, `const`, `properties` and `items` say, or nothing if none is present. */
-  private ownType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode | undefined {
+  private ownType(schema: JsonSchemaObject, at: Position, qualifier?: string): TypeNode | undefined {
     if (schema.enum !== undefined) {
       if (!Array.isArray(schema.enum) || schema.enum.length === 0) this.fail("enum must be a non-empty array", `${at.pointer}/enum`);
-      return unionOf(schema.enum.map((value, index) => this.literal(value, `${at.pointer}/enum/${index}`)));
+      return unionOf(schema.enum.map((value, index) => this.literalOf(value, `${at.pointer}/enum/${index}`)));
     }
-    if ("const" in schema) return this.literal(schema.const, `${at.pointer}/const`);
+    if ("const" in schema) return this.literalOf(schema.const, `${at.pointer}/const`);
     const types = schema.type === undefined ? undefined : Array.isArray(schema.type) ? schema.type : [schema.type];
     if (types === undefined) {
       // Properties without `type` still describe an object (codex writes these for flattened enums).
@@ -147,18 +149,18 @@ export class TypeEmitter {
     qualifier: string | undefined,
     pointer: string,
     objectIsOpen: boolean,
-  ): ts.TypeNode {
+  ): TypeNode {
     switch (name) {
       case "string":
-        return keyword(ts.SyntaxKind.StringKeyword);
+        return keyword("string");
       case "integer":
       case "number":
         // Every Rust integer format (int32 … uint64) is a JSON number; the validators check ranges.
-        return keyword(ts.SyntaxKind.NumberKeyword);
+        return keyword("number");
       case "boolean":
-        return keyword(ts.SyntaxKind.BooleanKeyword);
+        return keyword("boolean");
       case "null":
-        return f.createLiteralTypeNode(f.createNull());
+        return literal(null);
       case "array":
         return this.arrayType(schema, at, qualifier);
       case "object":
@@ -168,52 +170,48 @@ export class TypeEmitter {
     }
   }
 
-  private arrayType(schema: JsonSchemaObject, at: Position, qualifier?: string): ts.TypeNode {
+  private arrayType(schema: JsonSchemaObject, at: Position, qualifier?: string): TypeNode {
     const items = schema.items;
-    if (items === undefined) return f.createTypeReferenceNode("Array", [jsonValue(qualifier)]);
+    if (items === undefined) return reference("Array", [jsonValue(qualifier)]);
     if (Array.isArray(items)) {
-      return f.createTupleTypeNode(
-        items.map((item, index) => this.typeOf(item, { ...at, pointer: `${at.pointer}/items/${index}` }, qualifier)),
-      );
+      return {
+        kind: "tuple",
+        elements: items.map((item, index) => this.typeOf(item, { ...at, pointer: `${at.pointer}/items/${index}` }, qualifier)),
+      };
     }
-    return f.createTypeReferenceNode("Array", [this.typeOf(items, { ...at, pointer: `${at.pointer}/items` }, qualifier)]);
+    return reference("Array", [this.typeOf(items, { ...at, pointer: `${at.pointer}/items` }, qualifier)]);
   }
 
-  private objectType(schema: JsonSchemaObject, at: Position, qualifier?: string, open = false): ts.TypeNode {
+  private objectType(schema: JsonSchemaObject, at: Position, qualifier?: string, open = false): TypeNode {
     const envelope = this.envelopeMethods.get(at.pointer);
     const required = new Set(schema.required ?? []);
-    const members: ts.TypeElement[] = [];
+    const members: PropertySignature[] = [];
     const properties = schema.properties ?? {};
     if (!isSchemaObject(properties)) this.fail("properties must be an object", `${at.pointer}/properties`);
-    for (const [name, property] of Object.entries(properties)) {
+    for (const [name, propertySchema] of Object.entries(properties)) {
       const pointer = `${at.pointer}/properties/${pointerSegment(name)}`;
-      let type: ts.TypeNode;
+      let type: TypeNode;
       let optional: boolean;
       if (envelope && name === "params") {
         ({ type, optional } = this.paramsOf(envelope, qualifier));
       } else {
-        type = this.typeOf(property, { ...at, pointer }, qualifier);
-        optional = !required.has(name) && !(at.writer === "server" && this.alwaysWritten(property));
+        type = this.typeOf(propertySchema, { ...at, pointer }, qualifier);
+        optional = !required.has(name) && !(at.writer === "server" && this.alwaysWritten(propertySchema));
       }
-      const signature = f.createPropertySignature(
-        undefined,
-        propertyName(name),
-        optional ? f.createToken(ts.SyntaxKind.QuestionToken) : undefined,
-        type,
-      );
-      members.push(withDoc(signature, isSchemaObject(property) ? property.description : undefined));
+      const signature = property(name, type, { quoted: !isIdentifierName(name), optional });
+      members.push(withDoc(signature, isSchemaObject(propertySchema) ? propertySchema.description : undefined));
     }
     for (const name of required) {
       if (!(name in properties)) {
         // A required key with no schema of its own: any JSON value, but present.
-        members.push(f.createPropertySignature(undefined, propertyName(name), undefined, jsonValue(qualifier)));
+        members.push(property(name, jsonValue(qualifier), { quoted: !isIdentifierName(name) }));
       }
     }
     const extra = schema.additionalProperties;
     const hasProperties = members.length > 0;
     if (isSchemaObject(extra)) {
       const map = mapOf(this.typeOf(extra, { ...at, pointer: `${at.pointer}/additionalProperties` }, qualifier));
-      return hasProperties ? intersectionOf([f.createTypeLiteralNode(members), map]) : map;
+      return hasProperties ? intersectionOf([{ kind: "typeLiteral", members }, map]) : map;
     }
     if ((extra === true || open) && !hasProperties) {
       // An open map (serde_json's Map), or a catch-all: any JSON object.
@@ -221,11 +219,11 @@ export class TypeEmitter {
     }
     if (!hasProperties) {
       // `{type: object}` with nothing else is how the schemas write a struct without fields.
-      return f.createTypeReferenceNode("Record", [keyword(ts.SyntaxKind.StringKeyword), keyword(ts.SyntaxKind.NeverKeyword)]);
+      return reference("Record", [keyword("string"), keyword("never")]);
     }
     // `additionalProperties: true` beside named properties adds no index signature: keeping the
     // named ones exact is what catches typos.
-    return f.createTypeLiteralNode(members);
+    return { kind: "typeLiteral", members };
   }
 
   private members(
@@ -233,7 +231,7 @@ export class TypeEmitter {
     key: "anyOf" | "oneOf" | "allOf",
     at: Position,
     qualifier?: string,
-  ): ts.TypeNode[] | undefined {
+  ): TypeNode[] | undefined {
     const list = schema[key];
     if (list === undefined) return undefined;
     if (!Array.isArray(list) || list.length === 0) this.fail(`${key} must be a non-empty array of schemas`, `${at.pointer}/${key}`);
@@ -270,15 +268,9 @@ export class TypeEmitter {
     return !structural; // an annotation-only schema accepts anything, null included
   }
 
-  private literal(value: unknown, pointer: string): ts.TypeNode {
-    if (value === null) return f.createLiteralTypeNode(f.createNull());
-    if (typeof value === "string") return f.createLiteralTypeNode(f.createStringLiteral(value));
-    if (typeof value === "boolean") return f.createLiteralTypeNode(value ? f.createTrue() : f.createFalse());
-    if (typeof value === "number" && Number.isFinite(value)) {
-      return value < 0
-        ? f.createLiteralTypeNode(f.createPrefixUnaryExpression(ts.SyntaxKind.MinusToken, f.createNumericLiteral(-value)))
-        : f.createLiteralTypeNode(f.createNumericLiteral(value));
-    }
+  private literalOf(value: unknown, pointer: string): TypeNode {
+    if (value === null || typeof value === "string" || typeof value === "boolean") return literal(value);
+    if (typeof value === "number" && Number.isFinite(value)) return literal(value);
     return this.fail(`cannot express ${JSON.stringify(value)} as a literal type`, pointer);
   }
 
@@ -295,63 +287,41 @@ export class TypeEmitter {
   }
 }
 
-function typeReference(def: SchemaDefinition, qualifier?: string): ts.TypeReferenceNode {
-  let name: ts.EntityName = f.createIdentifier(def.name);
-  if (def.namespace) name = f.createQualifiedName(f.createIdentifier(def.namespace), def.name);
-  if (qualifier) name = qualify(qualifier, name);
-  return f.createTypeReferenceNode(name);
+function typeReference(def: SchemaDefinition, qualifier?: string): TypeReference {
+  const name = def.namespace ? `${def.namespace}.${def.name}` : def.name;
+  return reference(qualifier ? `${qualifier}.${name}` : name);
 }
 
-function qualify(qualifier: string, name: ts.EntityName): ts.EntityName {
-  if (ts.isIdentifier(name)) return f.createQualifiedName(f.createIdentifier(qualifier), name);
-  return f.createQualifiedName(qualify(qualifier, name.left), name.right);
-}
-
-function jsonValue(qualifier?: string): ts.TypeReferenceNode {
-  return f.createTypeReferenceNode(qualifier ? f.createQualifiedName(f.createIdentifier(qualifier), JSON_VALUE) : JSON_VALUE);
+function jsonValue(qualifier?: string): TypeReference {
+  return reference(qualifier ? `${qualifier}.${JSON_VALUE}` : JSON_VALUE);
 }
 
 /** `{ [key in string]?: T }`: a map whose lookups may miss, as codex's own types write it. */
-function mapOf(value: ts.TypeNode): ts.TypeNode {
-  return f.createMappedTypeNode(
-    undefined,
-    f.createTypeParameterDeclaration(undefined, "key", keyword(ts.SyntaxKind.StringKeyword)),
-    undefined,
-    f.createToken(ts.SyntaxKind.QuestionToken),
-    value,
-    undefined,
-  );
+function mapOf(value: TypeNode): TypeNode {
+  return { kind: "mapped", parameter: "key", constraint: keyword("string"), optional: true, type: value };
 }
 
-function jsonValueDeclaration(): ts.Statement {
-  const self = () => f.createTypeReferenceNode(JSON_VALUE);
-  const alias = f.createTypeAliasDeclaration(
-    [f.createModifier(ts.SyntaxKind.ExportKeyword)],
-    JSON_VALUE,
-    undefined,
-    f.createUnionTypeNode([
-      keyword(ts.SyntaxKind.NumberKeyword),
-      keyword(ts.SyntaxKind.StringKeyword),
-      keyword(ts.SyntaxKind.BooleanKeyword),
-      f.createTypeReferenceNode("Array", [self()]),
-      mapOf(self()),
-      f.createLiteralTypeNode(f.createNull()),
-    ]),
-  );
+function jsonValueDeclaration(): Declaration {
+  const self = () => reference(JSON_VALUE);
+  const alias: Declaration = {
+    kind: "typeAlias",
+    name: JSON_VALUE,
+    type: {
+      kind: "union",
+      members: [keyword("number"), keyword("string"), keyword("boolean"), reference("Array", [self()]), mapOf(self()), literal(null)],
+    },
+  };
   return withDoc(alias, "Any JSON value: what the schema says of fields it leaves open (description-only schemas).");
 }
 
-function keyword(kind: ts.KeywordTypeSyntaxKind): ts.KeywordTypeNode {
-  return f.createKeywordTypeNode(kind);
-}
-
-function propertyName(name: string): ts.PropertyName {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? f.createIdentifier(name) : f.createStringLiteral(name);
+/** Names that can stand unquoted as property names; anything else is written as a string literal. */
+function isIdentifierName(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 }
 
 /** A flat union without repeated keywords, literals or references (nested `anyOf`s repeat `null`). */
-function unionOf(types: ts.TypeNode[]): ts.TypeNode {
-  const flat = types.flatMap((type) => (ts.isUnionTypeNode(type) ? [...type.types] : [type]));
+function unionOf(types: TypeNode[]): TypeNode {
+  const flat = types.flatMap((type) => (type.kind === "union" ? [...type.members] : [type]));
   const seen = new Set<string>();
   const unique = flat.filter((type) => {
     const key = simpleKey(type);
@@ -360,36 +330,33 @@ function unionOf(types: ts.TypeNode[]): ts.TypeNode {
     seen.add(key);
     return true;
   });
-  return unique.length === 1 ? (unique[0] as ts.TypeNode) : f.createUnionTypeNode(unique);
+  return unique.length === 1 ? (unique[0] as TypeNode) : { kind: "union", members: unique };
 }
 
-function intersectionOf(types: ts.TypeNode[]): ts.TypeNode {
-  return types.length === 1 ? (types[0] as ts.TypeNode) : f.createIntersectionTypeNode(types);
+function intersectionOf(types: TypeNode[]): TypeNode {
+  return types.length === 1 ? (types[0] as TypeNode) : { kind: "intersection", members: types };
 }
 
-function simpleKey(type: ts.TypeNode): string | undefined {
-  if (ts.isLiteralTypeNode(type)) {
-    const literal = type.literal;
-    if (literal.kind === ts.SyntaxKind.NullKeyword) return "null";
-    if (literal.kind === ts.SyntaxKind.TrueKeyword) return "true";
-    if (literal.kind === ts.SyntaxKind.FalseKeyword) return "false";
-    if (ts.isStringLiteral(literal)) return `s:${literal.text}`;
-    if (ts.isNumericLiteral(literal)) return `n:${literal.text}`;
-    return undefined;
+function simpleKey(type: TypeNode): string | undefined {
+  switch (type.kind) {
+    case "literal": {
+      const value = type.value;
+      if (value === null || typeof value === "boolean") return String(value);
+      if (typeof value === "string") return `s:${value}`;
+      // Negative numbers were never merged (TypeScript wrote them as `-` expressions); kept so output stays the same.
+      return value < 0 ? undefined : `n:${String(value)}`;
+    }
+    case "reference":
+      return type.typeArguments ? undefined : `r:${type.name}`;
+    case "keyword":
+      return `k:${type.keyword}`;
+    default:
+      return undefined;
   }
-  if (ts.isTypeReferenceNode(type) && !type.typeArguments) return `r:${entityText(type.typeName)}`;
-  if (type.kind >= ts.SyntaxKind.FirstKeyword && type.kind <= ts.SyntaxKind.LastKeyword) return `k:${type.kind}`;
-  return undefined;
 }
 
-function entityText(name: ts.EntityName): string {
-  return ts.isIdentifier(name) ? name.text : `${entityText(name.left)}.${name.right.text}`;
-}
-
-/** Attaches a description as a JSDoc block; `*\/` inside it is broken so the comment stays closed. */
-export function withDoc<T extends ts.Node>(node: T, description: string | undefined): T {
+/** Attaches a description, printed as a JSDoc block before the node. Blank descriptions are dropped. */
+export function withDoc<T extends Node>(node: T, description: string | undefined): T {
   if (!description || !description.trim()) return node;
-  const lines = description.replace(/\*\//g, "*\\/").replace(/\r\n?/g, "\n").trimEnd().split("\n");
-  const body = `*\n${lines.map((line) => (line ? ` * ${line}` : " *")).join("\n")}\n `;
-  return ts.addSyntheticLeadingComment(node, ts.SyntaxKind.MultiLineCommentTrivia, body, true);
+  return { ...node, docs: [...(node.docs ?? []), description] };
 }
