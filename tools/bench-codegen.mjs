@@ -10,13 +10,15 @@
 //   1. ours, types + maps   generate({ include: ["types"] })       (types.d.ts, methods.*, index.*)
 //   2. ours, validators     generate({ include: ["validators"] })  (standalone ajv modules)
 //   3. json-schema-to-typescript 16.0.0, compile() of each bundle (see JSTT_OPTIONS for the configuration)
-//   4. `await import()` of packages/protocol/generated/stable/validators.js, against a tiny module
+//   4. `await import()` of packages/protocol/generated/stable/validators.js (the entry: loaders only),
+//      against a tiny module; and, for information, the incoming chunk alone and loadValidators()
+//      (every chunk), which is what a client that validates pays once
 // Every repetition of every row runs in its own fresh child process (this file, `--child <task>`),
 // so the peak RSS (process.resourceUsage().maxRSS) is that row's alone. Rows are interleaved
 // round by round, so slow drift of the machine affects all of them alike.
 //
 // Times: "run" is the measured call alone (performance.now() around it, in the child); "import" is
-// loading the tool's modules first (typescript + ajv for ours, prettier + ref-parser + lodash for
+// loading the tool's modules first (our emitter and printer, plus ajv for validators; prettier + ref-parser + lodash for
 // json-schema-to-typescript); "process" is the child from spawn to exit, as seen by this parent.
 // Profile one run of ours with e.g. `node --cpu-prof tools/bench-codegen.mjs --child ours-types`.
 import { spawnSync } from "node:child_process";
@@ -35,6 +37,7 @@ const BUNDLE_FILE = "codex_app_server_protocol.schemas.json";
 const CODEGEN_DIR = join(ROOT, "packages", "codegen");
 const CODEGEN_ENTRY = join(CODEGEN_DIR, "dist", "index.js");
 const VALIDATORS_ENTRY = join(ROOT, "packages", "protocol", "generated", "stable", "validators.js");
+const VALIDATORS_INCOMING = join(ROOT, "packages", "protocol", "generated", "stable", "validators", "incoming.js");
 const JSTT_VERSION = "16.0.0";
 const TARGET_TYPES_RATIO = 0.5;
 const TARGET_LOAD_MS = 20;
@@ -44,8 +47,8 @@ const TARGET_LOAD_MS = 20;
 // - unreachableDefinitions: true — emit every definition, not only those reachable from the root
 //   (the root schema of a bundle is an empty object type, so without it almost nothing is emitted).
 // - format: false — skip the prettier pass. Its README: "Set this to false to improve performance";
-//   it still prints indented, readable declarations, and ours runs no formatter either (it prints
-//   through the TypeScript printer). The default (format: true) is also measured, for information
+//   it still prints indented, readable declarations, and ours runs no formatter either (its own
+//   printer writes the layout directly). The default (format: true) is also measured, for information
 //   only (row "format: true"): it is not what the target is judged against.
 // - bannerComment: "" — no banner (ours writes a three-line header; either is negligible).
 // - everything else at its defaults (additionalProperties, unknownAny, strictIndexSignatures, …):
@@ -64,6 +67,8 @@ const TASKS = {
   "jstt-format": { label: `  (same, format: true; information only)`, kind: "gen" },
   baseline: { label: "node baseline (empty child)", kind: "gen" },
   "load-validators": { label: "import validators.js", kind: "load" },
+  "load-incoming": { label: "import validators/incoming.js", kind: "load" },
+  "load-all": { label: "import validators.js + loadValidators()", kind: "load" },
   "load-tiny": { label: "import tiny module (baseline)", kind: "load" },
 };
 
@@ -139,10 +144,13 @@ async function runChild(task) {
       result = { importMs: 0, runMs: 0, outputChars: 0, outputFiles: 0 };
       break;
     case "load-validators":
+    case "load-incoming":
+    case "load-all":
     case "load-tiny": {
       const url = pathToFileURL(args.module ?? "").href;
       const t0 = performance.now();
-      await import(url);
+      const loaded = await import(url);
+      if (task === "load-all") await loaded.loadValidators();
       const t1 = performance.now();
       result = { loadMs: t1 - t0 };
       break;
@@ -190,14 +198,19 @@ async function main() {
   writeFileSync(tinyModule, "export const tiny = 1;\n");
 
   const taskList = ["ours-types", "ours-validators", "jstt", "jstt-format", "baseline"];
-  if (haveValidators) taskList.push("load-validators", "load-tiny");
+  if (haveValidators) taskList.push("load-validators", "load-incoming", "load-all", "load-tiny");
   const samples = Object.fromEntries(taskList.map((task) => [task, []]));
   try {
     for (let round = 1; round <= runs; round++) {
       progress(`round ${round}/${runs}:`);
       for (const task of taskList) {
         progress(` ${task}`);
-        const module = task === "load-validators" ? VALIDATORS_ENTRY : task === "load-tiny" ? tinyModule : undefined;
+        const module = {
+          "load-validators": VALIDATORS_ENTRY,
+          "load-incoming": VALIDATORS_INCOMING,
+          "load-all": VALIDATORS_ENTRY,
+          "load-tiny": tinyModule,
+        }[task];
         samples[task].push(spawnChild(task, module));
       }
       progress("\n");
@@ -303,6 +316,8 @@ async function main() {
       differenceMs: v.loadMs.median - t.loadMs.median,
       validatorsMaxRssMiB: v.maxRssMiB,
       tinyModuleMaxRssMiB: t.maxRssMiB,
+      incomingChunkMs: summary["load-incoming"].loadMs,
+      allValidatorsMs: summary["load-all"].loadMs,
       target: `validators entry loads in <= ${TARGET_LOAD_MS} ms (median of await import())`,
       met: v.loadMs.median <= TARGET_LOAD_MS,
     };
@@ -310,6 +325,9 @@ async function main() {
     const loadRows = [["", "import ms", "peak RSS MiB"]];
     loadRows.push(["import validators.js", fmtStat(v.loadMs, 1), fmtStat(v.maxRssMiB)]);
     loadRows.push(["import tiny module (baseline)", fmtStat(t.loadMs, 1), fmtStat(t.maxRssMiB)]);
+    for (const task of ["load-incoming", "load-all"]) {
+      loadRows.push([`${TASKS[task].label} (information)`, fmtStat(summary[task].loadMs, 1), fmtStat(summary[task].maxRssMiB)]);
+    }
     loadRows.push(["difference (medians)", load.differenceMs.toFixed(1), ""]);
     for (const line of table(loadRows)) out(line);
     out(`target: validators entry loads in <= ${TARGET_LOAD_MS} ms: ${load.met ? "MET" : "NOT MET"} (median ${v.loadMs.median.toFixed(1)} ms)`);

@@ -66,7 +66,8 @@ function runGenerate(args: readonly string[], io: { out: (line: string) => void;
     const m = report.methods;
     io.out(
       `${report.flavor}: ${report.definitions} definitions; methods: ${m.clientRequest} client requests, ` +
-        `${m.serverRequest} server requests, ${m.serverNotification} server notifications, ${m.clientNotification} client notifications`,
+        `${m.serverRequest} server requests, ${m.serverNotification} server notifications, ${m.clientNotification} client notifications; ` +
+        `${report.resultsFromTable.length} results from the result table`,
     );
   }
   io.out(`codex-rpc-gen: wrote ${result.files.size} files to ${outDir} for codex ${result.codexVersion} in ${ms} ms`);

@@ -48,7 +48,7 @@ describe("generate --check", () => {
   it("passes right after generating", async () => {
     const result = await run([...args, "--check"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("14 files");
+    expect(result.stdout).toContain("22 files");
   });
 
   it("fails, naming the file, when a generated file is edited", async () => {

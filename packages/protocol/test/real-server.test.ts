@@ -1,7 +1,7 @@
 // Checks the generated result validators against what the real, pinned `codex app-server`
 // answers. Every side-effect-free read method of the stable ClientRequestMap that answers
 // without network or an account is called once, and its result must pass
-// `clientRequestValidators[method].result`.
+// `clientRequestResults[method]` (the incoming validators chunk).
 //
 // Nothing leaves the machine: CODEX_HOME is a fresh temporary directory whose config.toml
 // points codex at a loopback model provider on a port nobody listens on, and the child gets
@@ -29,11 +29,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientRequestMap, ClientRequestMethod } from "@codex-rpc/protocol";
-import {
-  clientRequestValidators,
-  serverNotificationValidators,
-  type Validator,
-} from "@codex-rpc/protocol/validators";
+import type { Validator } from "@codex-rpc/protocol/validators";
+import { clientRequestResults, serverNotificationParams } from "@codex-rpc/protocol/validators/incoming";
 import {
   AppServerProcess,
   findUnusedLoopbackPort,
@@ -112,7 +109,7 @@ function check(label: string, validate: Validator<unknown>, value: unknown): voi
 function expectValidResult(method: ClientRequestMethod, reply: JsonRpcReply): void {
   expect(reply.error, `${method} answered with an error: ${JSON.stringify(reply.error)}`).toBeUndefined();
   expect(reply, `${method} reply has no result: ${JSON.stringify(reply)}`).toHaveProperty("result");
-  check(`${method} result`, clientRequestValidators[method].result, reply.result);
+  check(`${method} result`, clientRequestResults[method], reply.result);
 }
 
 describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
@@ -207,7 +204,7 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
   });
 
   it("validators can fail: a wrong shape is rejected with errors", async () => {
-    const threadList = clientRequestValidators["thread/list"].result;
+    const threadList = clientRequestResults["thread/list"];
     expect(threadList({})).toBe(false);
     expect(threadList.errors?.length ?? 0).toBeGreaterThan(0);
 
@@ -223,10 +220,10 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
     const { server: running } = started();
     expect(running.badLines, "stdout lines that are not protocol messages").toEqual([]);
     for (const { method, params } of running.notifications) {
-      expect(method in serverNotificationValidators, `unknown notification ${method}`).toBe(true);
+      expect(method in serverNotificationParams, `unknown notification ${method}`).toBe(true);
       check(
         `${method} notification params`,
-        serverNotificationValidators[method as keyof typeof serverNotificationValidators].params,
+        serverNotificationParams[method as keyof typeof serverNotificationParams],
         params,
       );
       checkedNotifications.add(method);

@@ -19,15 +19,24 @@ export interface Validator<T> {
   errors?: readonly ValidationError[] | null;
 }
 
-export declare const clientRequestValidators: {
-  readonly [M in keyof ClientRequestMap]: { readonly params: Validator<ClientRequestMap[M]["params"]>; readonly result: Validator<ClientRequestMap[M]["result"]> };
-};
-export declare const serverRequestValidators: {
-  readonly [M in keyof ServerRequestMap]: { readonly params: Validator<ServerRequestMap[M]["params"]>; readonly result: Validator<ServerRequestMap[M]["result"]> };
-};
-export declare const serverNotificationValidators: {
-  readonly [M in keyof ServerNotificationMap]: { readonly params: Validator<ServerNotificationMap[M]["params"]> };
-};
-export declare const clientNotificationValidators: {
-  readonly [M in keyof ClientNotificationMap]: { readonly params: Validator<ClientNotificationMap[M]["params"]> };
-};
+export interface ProtocolValidators {
+  readonly clientRequestValidators: {
+    readonly [M in keyof ClientRequestMap]: { readonly params: Validator<ClientRequestMap[M]["params"]>; readonly result: Validator<ClientRequestMap[M]["result"]> };
+  };
+  readonly serverRequestValidators: {
+    readonly [M in keyof ServerRequestMap]: { readonly params: Validator<ServerRequestMap[M]["params"]>; readonly result: Validator<ServerRequestMap[M]["result"]> };
+  };
+  readonly serverNotificationValidators: {
+    readonly [M in keyof ServerNotificationMap]: { readonly params: Validator<ServerNotificationMap[M]["params"]> };
+  };
+  readonly clientNotificationValidators: {
+    readonly [M in keyof ClientNotificationMap]: { readonly params: Validator<ClientNotificationMap[M]["params"]> };
+  };
+}
+
+/** What the client receives: server notification and request params, client request results. */
+export declare function loadIncomingValidators(): Promise<typeof import("./validators/incoming.js")>;
+/** What the client sends: client request and notification params, server request results. */
+export declare function loadOutgoingValidators(): Promise<typeof import("./validators/outgoing.js")>;
+/** Both directions, as one table per message kind: method → { params, result }. */
+export declare function loadValidators(): Promise<ProtocolValidators>;

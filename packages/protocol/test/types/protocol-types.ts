@@ -19,7 +19,8 @@ import type {
 } from "@codex-rpc/protocol";
 import { CLIENT_REQUEST_METHODS, PROTOCOL_VERSION, SERVER_NOTIFICATION_METHODS } from "@codex-rpc/protocol";
 import type { ClientRequestMap as ExperimentalClientRequestMap } from "@codex-rpc/protocol/experimental";
-import { clientRequestValidators, serverNotificationValidators } from "@codex-rpc/protocol/validators";
+import { loadValidators } from "@codex-rpc/protocol/validators";
+import { serverNotificationParams } from "@codex-rpc/protocol/validators/incoming";
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 function assertTrue<T extends true>(): T | undefined {
@@ -90,13 +91,14 @@ assertTrue<Equal<"memory/reset" extends keyof ExperimentalClientRequestMap ? tru
 assertTrue<Equal<"memory/reset" extends ClientRequestMethod ? true : false, false>>();
 
 // Validators narrow to the mapped types.
-export function readResult(value: unknown): string | undefined {
+export async function readResult(value: unknown): Promise<string | undefined> {
+  const { clientRequestValidators } = await loadValidators();
   const validate = clientRequestValidators["thread/start"].result;
   if (validate(value)) return value.thread.id;
   return validate.errors?.[0]?.message;
 }
 export function readDelta(value: unknown): string | undefined {
-  return serverNotificationValidators["item/agentMessage/delta"].params(value) ? value.delta : undefined;
+  return serverNotificationParams["item/agentMessage/delta"](value) ? value.delta : undefined;
 }
 
 export const used = [decline, wrongDecision, wrongPolicy, typo, params, PROTOCOL_VERSION satisfies "0.169.0"];
