@@ -135,7 +135,7 @@ function indexBundle(file: string, flavor: SchemaFlavor, root: JsonSchemaObject)
       { file, pointer: "JsonValue" in v2Defs ? "#/definitions/v2/JsonValue" : "#/definitions/JsonValue" },
     );
   }
-  emitted.sort((a, b) => (a.namespace ?? "").localeCompare(b.namespace ?? "") || compareNames(a.name, b.name));
+  emitted.sort((a, b) => compareNames(a.namespace ?? "", b.namespace ?? "") || compareNames(a.name, b.name));
 
   const resolve = (ref: string, at: string): SchemaDefinition => {
     const def = byPointer.get(ref);
