@@ -247,11 +247,15 @@ async function main() {
     timeWithImport: (ours.runMs.median + ours.importMs.median) / (jstt.runMs.median + jstt.importMs.median),
     processTime: ours.processMs.median / jstt.processMs.median,
     peakRss: ours.maxRssMiB.median / jstt.maxRssMiB.median,
+    // What each tool adds to the same empty Node process (measured in this run): the 43 MiB that
+    // every child starts with would otherwise pull every memory ratio towards 1.
+    peakRssAboveNode:
+      (ours.maxRssMiB.median - summary.baseline.maxRssMiB.median) / (jstt.maxRssMiB.median - summary.baseline.maxRssMiB.median),
   };
   const typesTarget = {
-    target: `types+maps <= ${TARGET_TYPES_RATIO}x json-schema-to-typescript (time of the call, peak RSS)`,
+    target: `types+maps <= ${TARGET_TYPES_RATIO}x json-schema-to-typescript (time of the call; peak RSS above an empty node process)`,
     timeMet: ratios.runTime <= TARGET_TYPES_RATIO,
-    memoryMet: ratios.peakRss <= TARGET_TYPES_RATIO,
+    memoryMet: ratios.peakRssAboveNode <= TARGET_TYPES_RATIO,
   };
   typesTarget.met = typesTarget.timeMet && typesTarget.memoryMet;
 
@@ -296,10 +300,14 @@ async function main() {
   out(`  time incl. module import       ${ratios.timeWithImport.toFixed(2)}x  (${(ours.runMs.median + ours.importMs.median).toFixed(0)} ms / ${(jstt.runMs.median + jstt.importMs.median).toFixed(0)} ms)`);
   out(`  whole child process            ${ratios.processTime.toFixed(2)}x  (${ours.processMs.median.toFixed(0)} ms / ${jstt.processMs.median.toFixed(0)} ms)`);
   out(`  peak RSS                       ${ratios.peakRss.toFixed(2)}x  (${ours.maxRssMiB.median.toFixed(1)} MiB / ${jstt.maxRssMiB.median.toFixed(1)} MiB)`);
+  const node = summary.baseline.maxRssMiB.median;
+  out(
+    `  peak RSS above empty node      ${ratios.peakRssAboveNode.toFixed(2)}x  (${(ours.maxRssMiB.median - node).toFixed(1)} MiB / ${(jstt.maxRssMiB.median - node).toFixed(1)} MiB; empty node ${node.toFixed(1)} MiB)`,
+  );
   out(
     `target: types+maps <= ${TARGET_TYPES_RATIO}x json-schema-to-typescript: ${typesTarget.met ? "MET" : "NOT MET"}` +
       ` (time ${ratios.runTime.toFixed(2)}x ${typesTarget.timeMet ? "met" : "not met"},` +
-      ` memory ${ratios.peakRss.toFixed(2)}x ${typesTarget.memoryMet ? "met" : "not met"})`,
+      ` memory above empty node ${ratios.peakRssAboveNode.toFixed(2)}x ${typesTarget.memoryMet ? "met" : "not met"})`,
   );
   out();
 
