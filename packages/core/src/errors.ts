@@ -1,0 +1,142 @@
+/** Every error the client raises has a stable `code`; switch on it, not on messages. */
+export type CodexRpcErrorCode =
+  | "CONNECTION_CLOSED"
+  | "REQUEST_TIMEOUT"
+  | "REQUEST_ABORTED"
+  | "SERVER_ERROR"
+  | "SERVER_OVERLOADED"
+  | "NOT_INITIALIZED"
+  | "HANDLER_ALREADY_REGISTERED"
+  | "VALIDATION_FAILED"
+  | "PROTOCOL_ERROR"
+  | "TURN_ABORTED"
+  | "BINARY_NOT_FOUND";
+
+/** Base class: a stable `code` and the context a user needs to act on the error. */
+export class CodexRpcError extends Error {
+  override name = "CodexRpcError";
+  readonly code: CodexRpcErrorCode;
+
+  constructor(code: CodexRpcErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** How a transport ended: what the connection reports when it closes. */
+export interface TransportCloseInfo {
+  /** `closed` means the client closed it; the others mean it went away. */
+  readonly reason: "closed" | "eof" | "exit" | "error";
+  /** Process transports: the exit code, or null when a signal ended the process. */
+  readonly exitCode?: number | null;
+  /** Process transports: the signal that ended the process, if any (e.g. `SIGKILL`). */
+  readonly signal?: string | null;
+  /** The last lines the server wrote to stderr (ANSI stripped, secrets redacted). */
+  readonly stderrTail?: readonly string[];
+  /** The underlying error, when one caused the close. */
+  readonly error?: unknown;
+}
+
+/** The transport closed: every pending request and running turn rejects with this. */
+export class ConnectionClosedError extends CodexRpcError {
+  override name = "ConnectionClosedError";
+  readonly close: TransportCloseInfo;
+  /** The request that was pending, when the error belongs to one. */
+  readonly method: string | undefined;
+  readonly requestId: string | number | undefined;
+
+  constructor(close: TransportCloseInfo, request?: { method: string; id: string | number }) {
+    super("CONNECTION_CLOSED", describeClose(close, request), { cause: close.error });
+    this.close = close;
+    this.method = request?.method;
+    this.requestId = request?.id;
+  }
+}
+
+function describeClose(close: TransportCloseInfo, request?: { method: string; id: string | number }): string {
+  const parts = [request ? `${request.method} (id ${request.id}) failed: connection closed` : "connection closed"];
+  if (close.reason === "exit") {
+    parts.push(close.signal ? `server killed by ${close.signal}` : `server exited with code ${close.exitCode ?? "?"}`);
+  } else if (close.reason === "eof") {
+    parts.push("server closed its output");
+  } else if (close.reason === "error") {
+    parts.push(`transport error: ${close.error instanceof Error ? close.error.message : String(close.error)}`);
+  } else {
+    parts.push("closed by the client");
+  }
+  if (close.stderrTail && close.stderrTail.length > 0) parts.push(`last stderr:\n  ${close.stderrTail.join("\n  ")}`);
+  return parts.join("; ");
+}
+
+/** A request got no reply within its timeout. */
+export class RequestTimeoutError extends CodexRpcError {
+  override name = "RequestTimeoutError";
+  constructor(
+    readonly method: string,
+    readonly requestId: string | number,
+    readonly timeoutMs: number,
+  ) {
+    super("REQUEST_TIMEOUT", `${method} (id ${requestId}) got no reply within ${timeoutMs} ms`);
+  }
+}
+
+/** The caller aborted a request (its AbortSignal fired). */
+export class RequestAbortedError extends CodexRpcError {
+  override name = "RequestAbortedError";
+  constructor(
+    readonly method: string,
+    readonly requestId: string | number | undefined,
+    readonly reason: unknown,
+  ) {
+    super("REQUEST_ABORTED", `${method}${requestId === undefined ? "" : ` (id ${requestId})`} was aborted`, { cause: reason });
+  }
+}
+
+/** The server answered a request with a JSON-RPC error. */
+export class ServerError extends CodexRpcError {
+  override name = "ServerError";
+  constructor(
+    readonly method: string,
+    readonly requestId: string | number,
+    /** The JSON-RPC error code (e.g. -32600 invalid request, -32603 internal error). */
+    readonly rpcCode: number,
+    readonly rpcMessage: string,
+    readonly data: unknown,
+    code: "SERVER_ERROR" | "SERVER_OVERLOADED" = "SERVER_ERROR",
+  ) {
+    super(code, `${method} (id ${requestId}) failed: ${rpcMessage} (${rpcCode})`);
+  }
+}
+
+/** The server kept answering -32001 "Server overloaded" until the retry budget ran out. */
+export class ServerOverloadedError extends ServerError {
+  override name = "ServerOverloadedError";
+  constructor(
+    method: string,
+    requestId: string | number,
+    rpcMessage: string,
+    data: unknown,
+    /** How many times the request was sent in all. */
+    readonly attempts: number,
+  ) {
+    super(method, requestId, JSON_RPC_OVERLOADED, `${rpcMessage} (gave up after ${attempts} attempts)`, data, "SERVER_OVERLOADED");
+  }
+}
+
+/** A message (params or result) did not match the generated schema validator. */
+export class ValidationFailedError extends CodexRpcError {
+  override name = "ValidationFailedError";
+  constructor(
+    readonly method: string,
+    readonly part: "params" | "result",
+    readonly errors: readonly unknown[],
+  ) {
+    super("VALIDATION_FAILED", `${method} ${part} does not match the codex schema: ${JSON.stringify(errors.slice(0, 3))}`);
+  }
+}
+
+/** The JSON-RPC error codes the client sends or recognises. */
+export const JSON_RPC_METHOD_NOT_FOUND = -32601;
+export const JSON_RPC_INTERNAL_ERROR = -32603;
+export const JSON_RPC_INVALID_PARAMS = -32602;
+export const JSON_RPC_OVERLOADED = -32001;
