@@ -1,0 +1,230 @@
+import { BehaviorSubject, filter, map, type Observable } from "rxjs";
+import {
+  SERVER_NOTIFICATION_METHODS,
+  type ClientInfo,
+  type ClientRequestMap,
+  type ClientRequestMethod,
+  type InitializeResponse,
+  type ServerNotification,
+  type ServerNotificationMap,
+  type ServerNotificationMethod,
+  type ServerRequestMap,
+  type ServerRequestMethod,
+  type ThreadResumeParams,
+  type ThreadStartParams,
+} from "@codex-rpc/protocol";
+import type { ProtocolValidators } from "@codex-rpc/protocol/validators";
+import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
+import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
+import { CodexRpcError, ConnectionClosedError, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError, type TransportCloseInfo } from "./errors.js";
+import {
+  JsonRpcConnection,
+  JsonRpcReplyError,
+  type ConnectionDiagnostic,
+  type JsonRpcConnectionOptions,
+  type RequestOptions,
+  type ServerRequestContext,
+} from "./json-rpc-connection.js";
+import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
+import { Thread } from "./thread.js";
+import type { Transport } from "./transport.js";
+
+/** The arguments of `request(method, …)`: params may be left out where the method takes none. */
+export type RequestArgs<M extends ClientRequestMethod> = undefined extends ClientRequestMap[M]["params"]
+  ? [params?: ClientRequestMap[M]["params"], options?: RequestOptions]
+  : [params: ClientRequestMap[M]["params"], options?: RequestOptions];
+
+/** Answers one kind of server request, typed by method. */
+export type ServerRequestHandlerFor<M extends ServerRequestMethod> = (
+  params: ServerRequestMap[M]["params"],
+  context: ServerRequestContext,
+) => ServerRequestMap[M]["result"] | Promise<ServerRequestMap[M]["result"]>;
+
+export type ClientState = "initializing" | "ready" | "closed";
+
+export interface CodexClientOptions extends JsonRpcConnectionOptions {
+  /** Who is calling (default `{ name: "codex-rpc", version: "0.1.0" }`). */
+  readonly clientInfo?: ClientInfo;
+  /** Opt in to codex's experimental API surface (needed for dynamic tools; default false). */
+  readonly experimentalApi?: boolean;
+  /** Notifications the server should not send at all. */
+  readonly optOutNotificationMethods?: readonly string[];
+  /** How approvals are answered when no handler is registered for them (default "decline"). */
+  readonly approvals?: ApprovalPolicy;
+  /** Tools the model may call: declared on every `thread/start`, answered on `item/tool/call`. */
+  readonly tools?: readonly DynamicTool[];
+  /** Handlers for server requests, by method (the same as calling `handle` for each). */
+  readonly handlers?: { readonly [M in ServerRequestMethod]?: ServerRequestHandlerFor<M> };
+  /**
+   * Validate what the server sends (notification and request params, results) with the generated
+   * validators: pass `await loadValidators()` from `@codex-rpc/protocol/validators`, or `true` to
+   * have them loaded. Failures are reported on `diagnostics`; results that fail reject.
+   */
+  readonly validate?: boolean | ProtocolValidators;
+}
+
+const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(SERVER_NOTIFICATION_METHODS);
+
+/**
+ * A typed client for one codex app-server connection: `connect()` runs the handshake
+ * (`initialize`, then `initialized`); requests are typed by ClientRequestMap, notifications by
+ * ServerNotificationMap; server requests are answered by registered handlers, the approval
+ * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
+ */
+export class CodexClient {
+  readonly connection: JsonRpcConnection;
+  /** What the server said about itself in reply to `initialize`. */
+  initializeResponse!: InitializeResponse;
+  readonly state$ = new BehaviorSubject<ClientState>("initializing");
+  readonly closed: Promise<TransportCloseInfo>;
+
+  private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
+  private readonly tools: ReadonlyMap<string, DynamicTool>;
+  private validators: ProtocolValidators | undefined;
+  private readonly typedNotifications: Observable<ServerNotification>;
+
+  private constructor(
+    transport: Transport,
+    private readonly options: CodexClientOptions,
+  ) {
+    this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
+    this.connection = new JsonRpcConnection(transport, { ...options, onServerRequest: (request, context) => this.answer(request, context) });
+    for (const [method, handler] of Object.entries(options.handlers ?? {})) {
+      this.handle(method as ServerRequestMethod, handler as ServerRequestHandlerFor<ServerRequestMethod>);
+    }
+    this.typedNotifications = this.connection.notifications.pipe(
+      filter((notification) => KNOWN_NOTIFICATIONS.has(notification.method)),
+      map((notification) => this.checkNotification(notification)),
+    );
+    this.connection.notifications.subscribe((notification) => {
+      if (notification.method === "serverRequest/resolved") {
+        const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
+        this.connection.withdrawServerRequest(params.requestId);
+      }
+    });
+    this.closed = this.connection.closed.then((info) => {
+      this.state$.next("closed");
+      this.state$.complete();
+      return info;
+    });
+  }
+
+  /** Opens a client on a transport: the handshake, then ready. Closes the transport if it fails. */
+  static async connect(transport: Transport, options: CodexClientOptions = {}): Promise<CodexClient> {
+    const client = new CodexClient(transport, options);
+    try {
+      if (options.validate) {
+        client.validators =
+          options.validate === true ? await (await import("@codex-rpc/protocol/validators")).loadValidators() : options.validate;
+      }
+      client.initializeResponse = await client.request("initialize", {
+        clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
+        capabilities: {
+          experimentalApi: options.experimentalApi ?? false,
+          ...(options.optOutNotificationMethods ? { optOutNotificationMethods: [...options.optOutNotificationMethods] } : {}),
+        },
+      });
+      await client.connection.notify("initialized");
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+    client.state$.next("ready");
+    return client;
+  }
+
+  /** Sends a request typed by its method; resolves with the typed result. */
+  async request<M extends ClientRequestMethod>(method: M, ...[params, options]: RequestArgs<M>): Promise<ClientRequestMap[M]["result"]> {
+    const result = await this.connection.request(method, params, options);
+    const validate = this.validators?.clientRequestValidators[method]?.result;
+    if (validate && !validate(result)) throw new ValidationFailedError(method, "result", validate.errors ?? []);
+    return result as ClientRequestMap[M]["result"];
+  }
+
+  /** A request for a method this version's types do not know (a newer server's). */
+  requestUntyped(method: string, params?: unknown, options?: RequestOptions): Promise<unknown> {
+    return this.connection.request(method, params, options);
+  }
+
+  /** Notifications, typed: all of them, or one method's params. Hot and shared. */
+  notifications(): Observable<ServerNotification>;
+  notifications<M extends ServerNotificationMethod>(method: M): Observable<ServerNotificationMap[M]["params"]>;
+  notifications(method?: ServerNotificationMethod): Observable<unknown> {
+    if (method === undefined) return this.typedNotifications;
+    return this.typedNotifications.pipe(
+      filter((notification) => notification.method === method),
+      map((notification) => notification.params),
+    );
+  }
+
+  /** Notifications whose method this version's types do not know (a newer server's), untyped. */
+  unknownNotifications(): Observable<JsonRpcNotification> {
+    return this.connection.notifications.pipe(filter((notification) => !KNOWN_NOTIFICATIONS.has(notification.method)));
+  }
+
+  /** What the transport and connection noticed: bad lines, failing handlers, failed validation. */
+  get diagnostics(): Observable<ConnectionDiagnostic> {
+    return this.connection.diagnostics;
+  }
+
+  /**
+   * Answers a kind of server request. Returns a disposer; a second handler for the same method
+   * throws (dispose the first one to replace it).
+   */
+  handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandlerFor<M>): () => void {
+    if (this.handlers.has(method)) {
+      throw new CodexRpcError("HANDLER_ALREADY_REGISTERED", `a handler for ${method} is already registered; dispose it first`);
+    }
+    const entry = handler as (params: unknown, context: ServerRequestContext) => unknown;
+    this.handlers.set(method, entry);
+    return () => {
+      if (this.handlers.get(method) === entry) this.handlers.delete(method);
+    };
+  }
+
+  /** Starts a thread; registered tools are declared on it. */
+  async startThread(params: ThreadStartParams = {}): Promise<Thread> {
+    const withTools = this.tools.size > 0 ? { ...params, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : params;
+    const { thread } = await this.request("thread/start", withTools as ThreadStartParams);
+    return new Thread(this, thread);
+  }
+
+  /** Resumes a stored thread by id. */
+  async resumeThread(threadId: string, params: Omit<ThreadResumeParams, "threadId"> = {}): Promise<Thread> {
+    const { thread } = await this.request("thread/resume", { ...params, threadId });
+    return new Thread(this, thread);
+  }
+
+  /** Closes the connection (and, for process transports, the server). */
+  async close(): Promise<TransportCloseInfo> {
+    return this.connection.close();
+  }
+
+  /** The error a pending operation gets when the connection has closed. */
+  closedError(info: TransportCloseInfo): ConnectionClosedError {
+    return new ConnectionClosedError(info);
+  }
+
+  private checkNotification(notification: JsonRpcNotification): ServerNotification {
+    const validate = this.validators?.serverNotificationValidators[notification.method as ServerNotificationMethod]?.params;
+    if (validate && !validate(notification.params)) {
+      const error = new ValidationFailedError(notification.method, "params", validate.errors ?? []);
+      this.connection.report({ kind: "validation-failed", message: error.message });
+    }
+    return notification as ServerNotification;
+  }
+
+  private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
+    const validate = this.validators?.serverRequestValidators[request.method as ServerRequestMethod]?.params;
+    if (validate && !validate(request.params)) {
+      this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", validate.errors ?? []).message });
+    }
+    const handler = this.handlers.get(request.method);
+    if (handler) return handler(request.params, context);
+    if (isApprovalMethod(request.method)) return answerApproval(this.options.approvals ?? "decline", request.method, request.params, context.signal);
+    if (request.method === "item/tool/call" && this.tools.size > 0) {
+      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal);
+    }
+    throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
+  }
+}

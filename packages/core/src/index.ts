@@ -1,0 +1,42 @@
+export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./codex-client.js";
+export { Thread } from "./thread.js";
+export { Turn, type CompletedTurn, type TurnOptions } from "./turn.js";
+export type { TurnItemUpdate } from "./turn-items.js";
+export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./approval-policy.js";
+export { dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
+export {
+  JsonRpcConnection,
+  JsonRpcReplyError,
+  type ConnectionDiagnostic,
+  type JsonRpcConnectionOptions,
+  type RequestOptions,
+  type ServerRequestContext,
+  type ServerRequestHandler,
+} from "./json-rpc-connection.js";
+export type { OverloadRetryOptions } from "./overload-retry.js";
+export type { Transport, TransportDiagnostic } from "./transport.js";
+export type {
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcSuccess,
+  RequestId,
+} from "./json-rpc-message.js";
+export {
+  CodexRpcError,
+  ConnectionClosedError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  ServerError,
+  ServerOverloadedError,
+  ValidationFailedError,
+  JSON_RPC_INTERNAL_ERROR,
+  JSON_RPC_INVALID_PARAMS,
+  JSON_RPC_METHOD_NOT_FOUND,
+  JSON_RPC_OVERLOADED,
+  type CodexRpcErrorCode,
+  type TransportCloseInfo,
+} from "./errors.js";
+export { toAsyncIterable } from "./async-iterable.js";

@@ -1,0 +1,223 @@
+import { Observable, Subject, type Subscription } from "rxjs";
+import type {
+  ServerNotification,
+  ThreadItem,
+  Turn as ProtocolTurn,
+  TurnError,
+  TurnStartParams,
+  TurnStatus,
+} from "@codex-rpc/protocol";
+import { toAsyncIterable } from "./async-iterable.js";
+import type { CodexClient } from "./codex-client.js";
+import { threadIdOf, turnIdOf } from "./notification-routing.js";
+import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
+
+/** How a turn ended. */
+export interface CompletedTurn {
+  readonly id: string;
+  readonly status: TurnStatus;
+  /** The turn as the server reported it at the end (its own `items` may be empty). */
+  readonly turn: ProtocolTurn;
+  /** Every item of the turn, folded from started → deltas → completed, in start order. */
+  readonly items: readonly ThreadItem[];
+  /** What the agent said last: the text of the turn's last agent message. */
+  readonly finalText: string;
+  readonly error: TurnError | null;
+  /** `turn/completed`, or the watchdog (idle thread without `turn/completed`, read back with `thread/read`). */
+  readonly completedBy: "turn/completed" | "watchdog";
+}
+
+export interface TurnOptions {
+  /** Aborting interrupts the turn on the server. */
+  readonly signal?: AbortSignal;
+  /** More `turn/start` params (model, cwd, approvalPolicy, sandboxPolicy, …). */
+  readonly params?: Omit<TurnStartParams, "threadId" | "input">;
+  /**
+   * After the thread goes idle, how long to wait for `turn/completed` before reading the thread and
+   * completing the turn from it (default 3 000 ms).
+   */
+  readonly watchdogGraceMs?: number;
+}
+
+/**
+ * One turn: started at once (like a Promise), its notifications routed by thread and turn id.
+ *
+ * `events$`, `items$` and `text$` are hot: subscribe right after `run()` to see everything (events
+ * that arrive before the `turn/start` reply are held until the turn id is known). `completed` holds
+ * the outcome regardless. When every subscriber has unsubscribed before the end — or the signal
+ * aborts, or a `for await` loop breaks — the turn is interrupted on the server.
+ */
+export class Turn implements AsyncIterable<ServerNotification> {
+  readonly events$: Observable<ServerNotification>;
+  readonly items$: Observable<TurnItemUpdate>;
+  readonly text$: Observable<string>;
+  /** Resolves when the turn ends (any status); rejects if the connection closes first. */
+  readonly completed: Promise<CompletedTurn>;
+  /** Resolves with the turn id once the server accepted `turn/start`. */
+  readonly started: Promise<string>;
+
+  private readonly eventSubject = new Subject<ServerNotification>();
+  private readonly itemSubject = new Subject<TurnItemUpdate>();
+  private readonly textSubject = new Subject<string>();
+  private readonly fold = new TurnItemsFold();
+  private readonly subscription: Subscription;
+  private readonly watchdogGraceMs: number;
+  private early: ServerNotification[] | undefined = [];
+  private turnId: string | undefined;
+  private done = false;
+  private subscribers = 0;
+  private everSubscribed = false;
+  private watchdog: unknown;
+  private resolveCompleted!: (turn: CompletedTurn) => void;
+  private rejectCompleted!: (error: unknown) => void;
+
+  constructor(
+    private readonly client: CodexClient,
+    readonly threadId: string,
+    input: TurnStartParams["input"],
+    options: TurnOptions = {},
+  ) {
+    this.watchdogGraceMs = options.watchdogGraceMs ?? 3_000;
+    this.events$ = this.counted(this.eventSubject);
+    this.items$ = this.counted(this.itemSubject);
+    this.text$ = this.counted(this.textSubject);
+    this.completed = new Promise<CompletedTurn>((resolve, reject) => {
+      this.resolveCompleted = resolve;
+      this.rejectCompleted = reject;
+    });
+    // Nobody may be awaiting `completed`: a rejection must not become an unhandled one.
+    this.completed.catch(() => undefined);
+
+    this.subscription = client.notifications().subscribe({
+      next: (notification) => this.route(notification),
+      complete: () => void client.closed.then((info) => this.fail(client.closedError(info))),
+    });
+    this.started = client.request("turn/start", { ...options.params, threadId, input }, { signal: options.signal }).then(
+      (response) => {
+        this.turnId = response.turn.id;
+        const early = this.early ?? [];
+        this.early = undefined;
+        for (const notification of early) this.route(notification);
+        return response.turn.id;
+      },
+      (error: unknown) => {
+        this.fail(error);
+        throw error;
+      },
+    );
+    this.started.catch(() => undefined);
+
+    const signal = options.signal;
+    if (signal) {
+      const onAbort = () => void this.interrupt().catch(() => undefined);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+      void this.completed.then(
+        () => signal.removeEventListener("abort", onAbort),
+        () => signal.removeEventListener("abort", onAbort),
+      );
+    }
+  }
+
+  /** The turn id, once known. */
+  get id(): string | undefined {
+    return this.turnId;
+  }
+
+  /** Asks the server to stop the turn; it then completes with status `interrupted`. */
+  async interrupt(): Promise<void> {
+    if (this.done) return;
+    const turnId = await this.started;
+    if (this.done) return;
+    await this.client.request("turn/interrupt", { threadId: this.threadId, turnId });
+  }
+
+  /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
+  [Symbol.asyncIterator](): AsyncIterator<ServerNotification> {
+    return toAsyncIterable(this.events$)[Symbol.asyncIterator]();
+  }
+
+  private route(notification: ServerNotification): void {
+    if (this.done || threadIdOf(notification.params) !== this.threadId) return;
+    if (notification.method === "thread/status/changed") {
+      this.onThreadStatus(notification.params.status.type);
+      return;
+    }
+    const turnId = turnIdOf(notification.params);
+    if (turnId === undefined) return;
+    if (this.early) {
+      // The turn id is not known yet: keep what could be ours until `turn/start` answers.
+      this.early.push(notification);
+      return;
+    }
+    if (turnId !== this.turnId) return;
+    const update = this.fold.apply(notification);
+    this.eventSubject.next(notification);
+    if (update) this.itemSubject.next(update);
+    if (notification.method === "item/agentMessage/delta") this.textSubject.next(notification.params.delta);
+    if (notification.method === "turn/completed") this.finish(notification.params.turn, "turn/completed");
+  }
+
+  /** Users report a missing `turn/completed`: an idle thread is read back after a grace period. */
+  private onThreadStatus(status: string): void {
+    clearTimeout(this.watchdog);
+    if (status !== "idle" || this.early) return;
+    this.watchdog = setTimeout(() => void this.readBack(), this.watchdogGraceMs);
+  }
+
+  private async readBack(): Promise<void> {
+    if (this.done || !this.turnId) return;
+    try {
+      const { thread } = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true });
+      const turn = thread.turns.find((candidate) => candidate.id === this.turnId);
+      if (turn && turn.status !== "inProgress") this.finish(turn, "watchdog");
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private finish(turn: ProtocolTurn, completedBy: CompletedTurn["completedBy"]): void {
+    if (this.done) return;
+    // Items the stream never showed (e.g. read back by the watchdog) come from the server's turn.
+    for (const item of turn.items) this.fold.record(item);
+    this.end();
+    this.resolveCompleted({
+      id: turn.id,
+      status: turn.status,
+      turn,
+      items: this.fold.list(),
+      finalText: this.fold.finalText(),
+      error: turn.error,
+      completedBy,
+    });
+    for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
+  }
+
+  private fail(error: unknown): void {
+    if (this.done) return;
+    this.end();
+    this.rejectCompleted(error);
+    for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.error(error);
+  }
+
+  private end(): void {
+    this.done = true;
+    this.early = undefined;
+    clearTimeout(this.watchdog);
+    this.subscription.unsubscribe();
+  }
+
+  /** A view of a subject that counts subscribers across all three streams, to interrupt when the last one leaves. */
+  private counted<T>(subject: Subject<T>): Observable<T> {
+    return new Observable<T>((subscriber) => {
+      this.subscribers++;
+      this.everSubscribed = true;
+      const inner = subject.subscribe(subscriber);
+      return () => {
+        inner.unsubscribe();
+        this.subscribers--;
+        if (this.subscribers === 0 && this.everSubscribed && !this.done) void this.interrupt().catch(() => undefined);
+      };
+    });
+  }
+}
