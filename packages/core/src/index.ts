@@ -40,3 +40,12 @@ export {
   type TransportCloseInfo,
 } from "./errors.js";
 export { toAsyncIterable } from "./async-iterable.js";
+export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
+export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
+export {
+  createNdjsonTransport,
+  type NdjsonInputSink,
+  type NdjsonTransport,
+  type NdjsonTransportOptions,
+} from "./ndjson-transport.js";
+export { redactSecrets } from "./redact-secrets.js";

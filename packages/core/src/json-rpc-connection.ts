@@ -166,7 +166,7 @@ export class JsonRpcConnection {
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo, { method, id }));
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
     return new Promise<unknown>((resolve, reject) => {
-      let timer: unknown;
+      let timer: ReturnType<typeof setTimeout> | undefined;
       const onAbort = () => settle(() => reject(new RequestAbortedError(method, id, signal?.reason)));
       const settle = (finish: () => void) => {
         if (!this.pending.delete(id)) return;

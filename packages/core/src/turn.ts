@@ -67,7 +67,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private done = false;
   private subscribers = 0;
   private everSubscribed = false;
-  private watchdog: unknown;
+  private watchdog: ReturnType<typeof setTimeout> | undefined;
   private resolveCompleted!: (turn: CompletedTurn) => void;
   private rejectCompleted!: (error: unknown) => void;
 

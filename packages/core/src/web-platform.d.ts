@@ -48,3 +48,8 @@ interface AbortSignal {
 declare function setTimeout(handler: () => void, timeout?: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function queueMicrotask(callback: () => void): void;
+
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}

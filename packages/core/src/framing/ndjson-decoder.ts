@@ -1,0 +1,182 @@
+import type { JsonRpcMessage } from "../json-rpc-message.js";
+import { redactSecrets } from "../redact-secrets.js";
+import type { TransportDiagnostic } from "../transport.js";
+
+const LF = 0x0a;
+const CR = 0x0d;
+const EXCERPT_CHARS = 200;
+
+export const DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024;
+
+export interface NdjsonDecoderOptions {
+  /** The longest line accepted, in bytes, not counting its `\n` or `\r\n`. Default 128 MiB. */
+  readonly maxLineBytes?: number;
+  /** Called synchronously, in order, for every line that holds a JSON object. */
+  readonly onMessage: (message: JsonRpcMessage) => void;
+  /** Called for every line that is dropped: not JSON, not an object, or too long. */
+  readonly onDiagnostic?: (diagnostic: TransportDiagnostic) => void;
+}
+
+/**
+ * Splits a byte stream into newline-delimited JSON messages.
+ *
+ * Works on bytes, not strings: each chunk is searched for `\n` and each complete line is decoded
+ * once, so a multi-byte UTF-8 character split across chunks needs no special care and ASCII-heavy
+ * input never becomes a two-byte string. A partial line is kept as a list of copied slices and
+ * joined once when its newline arrives (joining on every chunk would be quadratic in the line's
+ * length). Bad lines are reported and skipped; input never makes it throw.
+ */
+export class NdjsonDecoder {
+  readonly #maxLineBytes: number;
+  readonly #onMessage: (message: JsonRpcMessage) => void;
+  readonly #onDiagnostic: (diagnostic: TransportDiagnostic) => void;
+  readonly #textDecoder = new TextDecoder();
+
+  /** The start of the current line, when it began in an earlier chunk. */
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  /** The current line is over the limit: its bytes are counted and dropped until its newline. */
+  #dropping = false;
+  #droppedBytes = 0;
+  #droppedEndsWithCr = false;
+
+  constructor(options: NdjsonDecoderOptions) {
+    this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.#onMessage = options.onMessage;
+    this.#onDiagnostic = options.onDiagnostic ?? (() => {});
+  }
+
+  /**
+   * Decodes the complete lines in `chunk` and keeps the rest for the next call. The decoder copies
+   * what it keeps, so the caller may reuse `chunk`. If a callback throws, the rest of the chunk is
+   * still decoded and the first error is rethrown at the end.
+   */
+  push(chunk: Uint8Array): void {
+    const length = chunk.length;
+    const limit = this.#maxLineBytes + 1; // room for the `\r` of a CRLF line at the limit
+    let callbackError: { error: unknown } | undefined;
+    let start = 0;
+    while (start < length) {
+      const newline = chunk.indexOf(LF, start);
+      const end = newline === -1 ? length : newline;
+
+      if (!this.#dropping && this.#pendingBytes + (end - start) > limit) {
+        // Too long already: stop buffering it and only count what is left of it.
+        this.#dropping = true;
+        this.#droppedBytes = this.#pendingBytes;
+        this.#pending = [];
+        this.#pendingBytes = 0;
+      }
+
+      if (this.#dropping) {
+        if (end > start) {
+          this.#droppedBytes += end - start;
+          this.#droppedEndsWithCr = chunk[end - 1] === CR;
+        }
+        if (newline === -1) break;
+        start = newline + 1;
+        try {
+          this.#finishDroppedLine();
+        } catch (error) {
+          callbackError ??= { error };
+        }
+        continue;
+      }
+
+      if (newline === -1) {
+        // A copy (Buffer#slice would be a view): the caller may reuse its chunk, and a short
+        // partial line should not keep a whole 64 KiB chunk alive.
+        this.#pending.push(new Uint8Array(chunk.subarray(start)));
+        this.#pendingBytes += length - start;
+        break;
+      }
+
+      const line = this.#pendingBytes === 0 ? chunk.subarray(start, end) : this.#takePending(chunk.subarray(start, end));
+      start = newline + 1;
+      try {
+        this.#decodeLine(line);
+      } catch (error) {
+        callbackError ??= { error };
+      }
+    }
+    if (callbackError) throw callbackError.error;
+  }
+
+  /** The input ended: decodes a final line that had no newline, and resets for reuse. */
+  end(): void {
+    if (this.#dropping) {
+      this.#finishDroppedLine();
+    } else if (this.#pendingBytes > 0) {
+      this.#decodeLine(this.#takePending(new Uint8Array(0)));
+    }
+  }
+
+  #takePending(tail: Uint8Array): Uint8Array {
+    const line = new Uint8Array(this.#pendingBytes + tail.length);
+    let offset = 0;
+    for (const part of this.#pending) {
+      line.set(part, offset);
+      offset += part.length;
+    }
+    line.set(tail, offset);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    return line;
+  }
+
+  #finishDroppedLine(): void {
+    const bytes = this.#droppedBytes - (this.#droppedEndsWithCr ? 1 : 0);
+    this.#dropping = false;
+    this.#droppedBytes = 0;
+    this.#droppedEndsWithCr = false;
+    this.#reportOversize(bytes);
+  }
+
+  #decodeLine(line: Uint8Array): void {
+    const bytes = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+    if (bytes > this.#maxLineBytes) {
+      this.#reportOversize(bytes);
+      return;
+    }
+    if (bytes === 0) return;
+    const text = this.#textDecoder.decode(bytes === line.length ? line : line.subarray(0, bytes));
+
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (text.trim() === "") return; // a blank line is a no-op, not garbage
+      this.#onDiagnostic({
+        kind: "invalid-json",
+        message: `dropped a line of ${bytes} bytes that is not valid JSON`,
+        excerpt: excerptOf(text),
+        bytes,
+      });
+      return;
+    }
+    if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      this.#onDiagnostic({
+        kind: "not-an-object",
+        message: `dropped a line of ${bytes} bytes that is JSON but not an object (${Array.isArray(value) ? "array" : value === null ? "null" : typeof value})`,
+        excerpt: excerptOf(text),
+        bytes,
+      });
+      return;
+    }
+    this.#onMessage(value as JsonRpcMessage);
+  }
+
+  #reportOversize(bytes: number): void {
+    this.#onDiagnostic({
+      kind: "oversize-line",
+      message: `dropped a line of ${bytes} bytes: longer than the limit of ${this.#maxLineBytes} bytes`,
+      bytes,
+    });
+  }
+}
+
+/** The start of a bad line, redacted: it ends up in logs. Redacts a little more than it keeps so a
+ * secret that straddles the cut is still recognised. */
+function excerptOf(text: string): string {
+  return redactSecrets(text.slice(0, EXCERPT_CHARS * 2)).slice(0, EXCERPT_CHARS);
+}

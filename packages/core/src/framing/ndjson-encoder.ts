@@ -1,0 +1,12 @@
+import type { JsonRpcMessage } from "../json-rpc-message.js";
+
+const textEncoder = new TextEncoder();
+
+/**
+ * One message as one NDJSON line. JSON.stringify escapes control characters inside strings, so
+ * the only newline in the output is the terminator. Throws what JSON.stringify throws (a cycle,
+ * a BigInt).
+ */
+export function encodeNdjsonLine(message: JsonRpcMessage): Uint8Array {
+  return textEncoder.encode(`${JSON.stringify(message)}\n`);
+}

@@ -1,0 +1,51 @@
+import { ConnectionClosedError } from "@codex-rpc/core";
+import { spawn } from "node:child_process";
+import { findCodexBinary, isNodeScript } from "./find-codex-binary.js";
+import { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
+
+export interface SpawnCodexAppServerOptions extends Omit<StdioTransportOptions, "cwd"> {
+  /** The codex binary to run. Default: `findCodexBinary()` (CODEX_BIN, the @openai/codex package, PATH). */
+  readonly codexPath?: string;
+  /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
+  readonly args?: readonly string[];
+  /**
+   * The server's entire environment, passed as is: nothing is added or merged. Default:
+   * `process.env`. To add a variable, pass `{ ...process.env, CODEX_HOME: dir }`.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The server's working directory. Default: this process's. */
+  readonly cwd?: string;
+}
+
+/**
+ * Starts `codex app-server` and resolves with its transport once the process is running.
+ *
+ * @throws CodexRpcError `BINARY_NOT_FOUND` when no codex binary can be found (listing where it looked).
+ * @throws ConnectionClosedError (reason "error") when the process cannot be started, e.g. its
+ *   working directory does not exist.
+ */
+export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<StdioTransport> {
+  const binary = findCodexBinary({ explicitPath: options.codexPath });
+  const serverArgs = ["app-server", ...(options.args ?? [])];
+  // The npm launcher script is JavaScript: run it with this Node rather than rely on its shebang.
+  const [command, args] = isNodeScript(binary) ? [process.execPath, [binary, ...serverArgs]] : [binary, serverArgs];
+
+  const child = spawn(command, args, {
+    env: options.env ?? process.env,
+    cwd: options.cwd,
+    stdio: ["pipe", "pipe", "pipe"],
+    windowsHide: true,
+  });
+  let transport: StdioTransport;
+  try {
+    transport = new StdioTransport(child, options);
+  } catch (error) {
+    child.kill("SIGKILL"); // never leave a process nobody can reach
+    throw error;
+  }
+
+  // Node sets the pid synchronously when the process started; without one, 'error' follows and
+  // the transport closes with a message that says what was missing.
+  if (child.pid === undefined) throw new ConnectionClosedError(await transport.closed);
+  return transport;
+}

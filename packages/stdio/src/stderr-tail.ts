@@ -1,0 +1,67 @@
+import { redactSecrets } from "@codex-rpc/core";
+import { stripAnsi } from "./strip-ansi.js";
+
+/** A line longer than this is cut: stderr is for people, and a runaway line must not grow memory. */
+const MAX_LINE_CHARS = 4000;
+
+/**
+ * Splits a process's stderr into lines, cleans each one (ANSI stripped, secrets redacted) and
+ * keeps the last few for error messages. Blank lines are skipped.
+ */
+export class StderrTail {
+  readonly #capacity: number;
+  readonly #onLine: (line: string) => void;
+  readonly #lines: string[] = [];
+  #partial = "";
+  /** The current line passed MAX_LINE_CHARS: the rest of it is dropped. */
+  #partialCut = false;
+
+  constructor(capacity: number, onLine: (line: string) => void = () => {}) {
+    this.#capacity = capacity;
+    this.#onLine = onLine;
+  }
+
+  /** Adds decoded stderr text (a chunk may end mid-line). */
+  push(text: string): void {
+    let start = 0;
+    for (;;) {
+      const newline = text.indexOf("\n", start);
+      if (newline === -1) {
+        this.#appendPartial(text.slice(start));
+        return;
+      }
+      this.#appendPartial(text.slice(start, newline));
+      this.#completeLine();
+      start = newline + 1;
+    }
+  }
+
+  /** The stream ended: a last line without a newline still counts. */
+  flush(): void {
+    if (this.#partial !== "") this.#completeLine();
+  }
+
+  /** The last lines, oldest first (a copy). */
+  lines(): string[] {
+    return this.#lines.slice();
+  }
+
+  #appendPartial(text: string): void {
+    if (this.#partialCut || text === "") return;
+    this.#partial += text;
+    if (this.#partial.length > MAX_LINE_CHARS) {
+      this.#partial = `${this.#partial.slice(0, MAX_LINE_CHARS)} …[cut]`;
+      this.#partialCut = true;
+    }
+  }
+
+  #completeLine(): void {
+    const line = redactSecrets(stripAnsi(this.#partial).trimEnd());
+    this.#partial = "";
+    this.#partialCut = false;
+    if (line.trim() === "") return;
+    this.#lines.push(line);
+    if (this.#lines.length > this.#capacity) this.#lines.shift();
+    this.#onLine(line);
+  }
+}

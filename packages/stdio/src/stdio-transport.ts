@@ -1,0 +1,196 @@
+import {
+  createNdjsonTransport,
+  type JsonRpcMessage,
+  type NdjsonInputSink,
+  type NdjsonTransport,
+  type Transport,
+  type TransportCloseInfo,
+  type TransportDiagnostic,
+} from "@codex-rpc/core";
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Observable } from "rxjs";
+import { StderrTail } from "./stderr-tail.js";
+import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
+
+export interface StdioTransportOptions {
+  /** How many stderr lines to keep for `stderrTail()` and close infos. Default 50. */
+  readonly stderrTailLines?: number;
+  /** `close()`: how long to wait for the process to exit after its stdin ends, before SIGTERM. Default 2000 ms. */
+  readonly stdinEndTimeoutMs?: number;
+  /** `close()`: how long to wait after SIGTERM before SIGKILL. Default 2000 ms. */
+  readonly sigtermTimeoutMs?: number;
+  /** The longest stdout line accepted, in bytes. Default 128 MiB. */
+  readonly maxLineBytes?: number;
+  /** How long to wait for the exit after stdout ends (and for stdout to drain after the exit). Default 1000 ms. */
+  readonly eofGraceMs?: number;
+  /**
+   * The working directory the process was spawned in, if not this process's: named in the error
+   * when the start fails, since Node reports a missing working directory as ENOENT of the command.
+   */
+  readonly cwd?: string;
+}
+
+/**
+ * After `'exit'`, how long to wait for `'close'` (stdout and stderr drained). A grandchild that
+ * inherited the pipes can hold them open forever; the exit is what matters.
+ */
+const STREAMS_AFTER_EXIT_MS = 250;
+
+/**
+ * The Codex app-server over a child process's stdio: NDJSON on stdin/stdout, stderr kept as a
+ * cleaned tail. Wraps a process spawned with piped stdio (see `spawnCodexAppServer`, which also
+ * finds the binary); wrap it right after spawning so no event is missed.
+ *
+ * Every close info carries the stderr tail; an exit carries the exit code and signal.
+ */
+export class StdioTransport implements Transport {
+  readonly messages: Observable<JsonRpcMessage>;
+  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly closed: Promise<TransportCloseInfo>;
+
+  readonly #child: ChildProcess;
+  readonly #transport: NdjsonTransport;
+  readonly #stderr: StderrTail;
+  readonly #stdinEndTimeoutMs: number;
+  readonly #sigtermTimeoutMs: number;
+  /** Resolves once the process is gone (or never started), with how it ended. */
+  readonly #gone: Promise<TransportCloseInfo>;
+  #isGone = false;
+  #endInput: () => void = () => {};
+
+  constructor(child: ChildProcess, options: StdioTransportOptions = {}) {
+    const { stdin, stdout, stderr } = child;
+    if (!stdin || !stdout || !stderr) throw new TypeError("StdioTransport needs a child process spawned with stdio: 'pipe'");
+    this.#child = child;
+    this.#stdinEndTimeoutMs = options.stdinEndTimeoutMs ?? 2000;
+    this.#sigtermTimeoutMs = options.sigtermTimeoutMs ?? 2000;
+    this.#stderr = new StderrTail(options.stderrTailLines ?? 50, (line) => this.#transport.reportDiagnostic({ kind: "stderr", message: line }));
+
+    // An EPIPE here means the server went away; the failed write rejects its send and the exit
+    // closes the transport. Without a listener Node would throw it as an uncaught error.
+    stdin.on("error", () => {});
+    stderr.setEncoding("utf8");
+    stderr.on("data", (text: string) => this.#stderr.push(text));
+    stderr.on("error", () => {});
+
+    this.#gone = this.#watchProcess(options);
+    this.#transport = createNdjsonTransport({
+      input: (sink) => this.#readStdout(sink),
+      write: (bytes) =>
+        new Promise<void>((resolve, reject) => {
+          stdin.write(bytes, (error) => (error ? reject(error) : resolve()));
+        }),
+      shutdown: () => this.#shutdown(),
+      ended: this.#gone,
+      maxLineBytes: options.maxLineBytes,
+      eofGraceMs: options.eofGraceMs,
+      completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
+    });
+    this.messages = this.#transport.messages;
+    this.diagnostics = this.#transport.diagnostics;
+    this.closed = this.#transport.closed;
+    terminateOnParentExit(child);
+  }
+
+  /** The server's process id (undefined if it failed to start). */
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+
+  /** The last stderr lines, oldest first: ANSI stripped, secrets redacted. */
+  stderrTail(): string[] {
+    return this.#stderr.lines();
+  }
+
+  send(message: JsonRpcMessage): Promise<void> {
+    return this.#transport.send(message);
+  }
+
+  /** Ends stdin, waits for the exit, then SIGTERM, then SIGKILL; resolves once the process is gone. */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  #readStdout(sink: NdjsonInputSink): void {
+    const stdout = this.#child.stdout!;
+    this.#endInput = () => sink.end();
+    stdout.on("data", (chunk: Uint8Array) => sink.data(chunk));
+    stdout.once("end", () => sink.end());
+    stdout.on("error", (error) => sink.error(error));
+  }
+
+  #watchProcess(options: StdioTransportOptions): Promise<TransportCloseInfo> {
+    const child = this.#child;
+    return new Promise<TransportCloseInfo>((resolve) => {
+      let streamsTimer: NodeJS.Timeout | undefined;
+      const settle = (info: TransportCloseInfo): void => {
+        if (this.#isGone) return;
+        this.#isGone = true;
+        clearTimeout(streamsTimer);
+        this.#stderr.flush();
+        this.#endInput(); // no-op when stdout already ended
+        // Usually closed already; not when a grandchild inherited the pipes and still holds them.
+        child.stdin?.destroy();
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        resolve({ ...info, stderrTail: this.#stderr.lines() });
+      };
+      child.on("error", (error) => {
+        if (child.pid === undefined) {
+          settle({ reason: "error", error: describeSpawnError(child.spawnfile, options.cwd, error) });
+        } else if (!this.#isGone) {
+          this.#transport.reportDiagnostic({ kind: "other", message: `child process error: ${error.message}` });
+        }
+      });
+      child.once("exit", (exitCode, signal) => {
+        streamsTimer = setTimeout(() => settle({ reason: "exit", exitCode, signal }), STREAMS_AFTER_EXIT_MS);
+      });
+      child.once("close", (exitCode: number | null, signal: NodeJS.Signals | null) => {
+        settle({ reason: "exit", exitCode, signal });
+      });
+    });
+  }
+
+  async #shutdown(): Promise<TransportCloseInfo> {
+    if (!this.#isGone) {
+      this.#child.stdin?.end();
+      if (!(await this.#goneWithin(this.#stdinEndTimeoutMs))) {
+        this.#kill("SIGTERM");
+        if (!(await this.#goneWithin(this.#sigtermTimeoutMs))) this.#kill("SIGKILL");
+      }
+    }
+    return this.#gone;
+  }
+
+  #goneWithin(ms: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      void this.#gone.then(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  #kill(signal: NodeJS.Signals): void {
+    try {
+      this.#child.kill(signal);
+    } catch (error) {
+      this.#transport.reportDiagnostic({ kind: "other", message: `could not send ${signal}: ${(error as Error).message}` });
+    }
+  }
+}
+
+/** Node reports a missing working directory as ENOENT of the command: say which one it was. */
+function describeSpawnError(command: string, cwd: string | undefined, error: Error & { code?: string }): Error {
+  let reason: string;
+  if (error.code === "ENOENT") {
+    reason = cwd !== undefined && !existsSync(cwd) ? `its working directory ${cwd} does not exist` : `${command} does not exist`;
+  } else if (error.code === "EACCES") {
+    reason = `${command} is not executable`;
+  } else {
+    reason = error.message;
+  }
+  return new Error(`could not start ${command}: ${reason} (${error.code ?? "spawn error"})`, { cause: error });
+}
