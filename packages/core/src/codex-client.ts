@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, map, type Observable } from "rxjs";
+import { BehaviorSubject, Subject, filter, map, type Observable } from "rxjs";
 import {
   SERVER_NOTIFICATION_METHODS,
   type ClientInfo,
@@ -26,6 +26,7 @@ import {
   type ServerRequestContext,
 } from "./json-rpc-connection.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
+import { threadIdOf } from "./notification-routing.js";
 import { Thread } from "./thread.js";
 import type { Transport } from "./transport.js";
 
@@ -41,6 +42,12 @@ export type ServerRequestHandlerFor<M extends ServerRequestMethod> = (
 ) => ServerRequestMap[M]["result"] | Promise<ServerRequestMap[M]["result"]>;
 
 export type ClientState = "initializing" | "ready" | "closed";
+
+/** What a turn registers to follow its thread (see `listenToThread`). */
+export interface ThreadListener {
+  notification(notification: ServerNotification): void;
+  closed(error: ConnectionClosedError): void;
+}
 
 export interface CodexClientOptions extends JsonRpcConnectionOptions {
   /** Who is calling (default `{ name: "codex-rpc", version: "0.1.0" }`). */
@@ -81,28 +88,34 @@ export class CodexClient {
   private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
   private readonly tools: ReadonlyMap<string, DynamicTool>;
   private validators: ProtocolValidators | undefined;
-  private readonly typedNotifications: Observable<ServerNotification>;
+  private readonly typedNotifications = new Subject<ServerNotification>();
+  /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
+  private readonly threadListeners = new Map<string, Set<ThreadListener>>();
+  private readonly untypedNotifications = new Subject<JsonRpcNotification>();
 
   private constructor(
     transport: Transport,
     private readonly options: CodexClientOptions,
   ) {
     this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
-    this.connection = new JsonRpcConnection(transport, { ...options, onServerRequest: (request, context) => this.answer(request, context) });
+    this.connection = new JsonRpcConnection(transport, {
+      ...options,
+      onServerRequest: (request, context) => this.answer(request, context),
+      onNotification: (notification) => this.onNotification(notification),
+    });
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
       this.handle(method as ServerRequestMethod, handler as ServerRequestHandlerFor<ServerRequestMethod>);
     }
-    this.typedNotifications = this.connection.notifications.pipe(
-      filter((notification) => KNOWN_NOTIFICATIONS.has(notification.method)),
-      map((notification) => this.checkNotification(notification)),
-    );
-    this.connection.notifications.subscribe((notification) => {
-      if (notification.method === "serverRequest/resolved") {
-        const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
-        this.connection.withdrawServerRequest(params.requestId);
-      }
+    this.connection.notifications.subscribe({
+      complete: () => {
+        this.typedNotifications.complete();
+        this.untypedNotifications.complete();
+      },
     });
     this.closed = this.connection.closed.then((info) => {
+      const error = new ConnectionClosedError(info);
+      for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
+      this.threadListeners.clear();
       this.state$.next("closed");
       this.state$.complete();
       return info;
@@ -150,7 +163,7 @@ export class CodexClient {
   notifications(): Observable<ServerNotification>;
   notifications<M extends ServerNotificationMethod>(method: M): Observable<ServerNotificationMap[M]["params"]>;
   notifications(method?: ServerNotificationMethod): Observable<unknown> {
-    if (method === undefined) return this.typedNotifications;
+    if (method === undefined) return this.typedNotifications.asObservable();
     return this.typedNotifications.pipe(
       filter((notification) => notification.method === method),
       map((notification) => notification.params),
@@ -159,7 +172,7 @@ export class CodexClient {
 
   /** Notifications whose method this version's types do not know (a newer server's), untyped. */
   unknownNotifications(): Observable<JsonRpcNotification> {
-    return this.connection.notifications.pipe(filter((notification) => !KNOWN_NOTIFICATIONS.has(notification.method)));
+    return this.untypedNotifications.asObservable();
   }
 
   /** What the transport and connection noticed: bad lines, failing handlers, failed validation. */
@@ -200,18 +213,46 @@ export class CodexClient {
     return this.connection.close();
   }
 
-  /** The error a pending operation gets when the connection has closed. */
-  closedError(info: TransportCloseInfo): ConnectionClosedError {
-    return new ConnectionClosedError(info);
-  }
-
-  private checkNotification(notification: JsonRpcNotification): ServerNotification {
+  private onNotification(notification: JsonRpcNotification): void {
+    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
+      this.untypedNotifications.next(notification);
+      return;
+    }
+    if (notification.method === "serverRequest/resolved") {
+      const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
+      this.connection.withdrawServerRequest(params.requestId);
+    }
     const validate = this.validators?.serverNotificationValidators[notification.method as ServerNotificationMethod]?.params;
     if (validate && !validate(notification.params)) {
+      // Still delivered: a message is never lost, and the mismatch is reported.
       const error = new ValidationFailedError(notification.method, "params", validate.errors ?? []);
       this.connection.report({ kind: "validation-failed", message: error.message });
     }
-    return notification as ServerNotification;
+    this.typedNotifications.next(notification as ServerNotification);
+    const threadId = threadIdOf(notification.params);
+    const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
+    if (listeners) for (const listener of listeners) listener.notification(notification as ServerNotification);
+  }
+
+  /**
+   * Gives `listener` every notification of one thread, and the close error if the connection
+   * closes first, until the returned disposer is called.
+   */
+  listenToThread(threadId: string, listener: ThreadListener): () => void {
+    let listeners = this.threadListeners.get(threadId);
+    if (!listeners) this.threadListeners.set(threadId, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.threadListeners.get(threadId) === listeners) this.threadListeners.delete(threadId);
+    };
+  }
+
+  /** How many turns listen for their thread's notifications (for leak checks). */
+  get threadListenerCount(): number {
+    let count = 0;
+    for (const listeners of this.threadListeners.values()) count += listeners.size;
+    return count;
   }
 
   private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {

@@ -57,6 +57,11 @@ export interface JsonRpcConnectionOptions {
   readonly sendJsonRpcVersion?: boolean;
   /** Answers server-to-client requests. Without one every request gets -32601. */
   readonly onServerRequest?: ServerRequestHandler;
+  /**
+   * Called synchronously for every notification, before `notifications` emits it: the layer above
+   * routes through this rather than through a Subject hop per message.
+   */
+  readonly onNotification?: (notification: JsonRpcNotification) => void;
 }
 
 /** Something the connection noticed that is not a message for anyone: reported, never fatal. */
@@ -211,7 +216,10 @@ export class JsonRpcConnection {
     const id = record["id"];
     if (typeof method === "string") {
       if (typeof id === "number" || typeof id === "string") this.answer(message as JsonRpcRequest);
-      else this.notificationSubject.next(message as JsonRpcNotification);
+      else {
+        this.options.onNotification?.(message as JsonRpcNotification);
+        this.notificationSubject.next(message as JsonRpcNotification);
+      }
       return;
     }
     if ((typeof id === "number" || typeof id === "string") && ("result" in record || "error" in record)) {

@@ -6,55 +6,77 @@ export interface TurnItemUpdate {
   readonly item: ThreadItem;
 }
 
+interface ItemState {
+  item: ThreadItem;
+  /** Deltas since `item` was last materialised: joined only when someone looks. */
+  grown: string;
+}
+
 /**
  * Folds a turn's notifications into its items: started → deltas → completed. Keeps one entry per
- * item (the latest shape), never the raw events.
+ * item, never the raw events; a delta is only appended to a string, and the grown item object is
+ * built when someone asks for it (an items$ subscriber, or the end of the turn).
  */
 export class TurnItemsFold {
-  private readonly items = new Map<string, ThreadItem>();
+  private readonly items = new Map<string, ItemState>();
 
-  /** Applies one notification; returns the item update it makes, if any. */
-  apply(notification: ServerNotification): TurnItemUpdate | undefined {
+  /**
+   * Applies one notification. Returns the id of the item it changed and the phase, or undefined;
+   * `itemUpdate()` builds the update object when there is an items$ subscriber to give it to.
+   */
+  apply(notification: ServerNotification): TurnItemUpdate["phase"] | undefined {
     switch (notification.method) {
       case "item/started":
-        this.items.set(notification.params.item.id, notification.params.item);
-        return { phase: "started", item: notification.params.item };
       case "item/completed":
-        this.items.set(notification.params.item.id, notification.params.item);
-        return { phase: "completed", item: notification.params.item };
-      case "item/agentMessage/delta": {
-        const item = this.items.get(notification.params.itemId);
-        if (item?.type !== "agentMessage") return undefined;
-        const grown: ThreadItem = { ...item, text: item.text + notification.params.delta };
-        this.items.set(item.id, grown);
-        return { phase: "delta", item: grown };
-      }
+        this.items.set(notification.params.item.id, { item: notification.params.item, grown: "" });
+        this.lastId = notification.params.item.id;
+        return notification.method === "item/started" ? "started" : "completed";
+      case "item/agentMessage/delta":
       case "item/commandExecution/outputDelta": {
-        const item = this.items.get(notification.params.itemId);
-        if (item?.type !== "commandExecution") return undefined;
-        const grown: ThreadItem = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + notification.params.delta };
-        this.items.set(item.id, grown);
-        return { phase: "delta", item: grown };
+        const state = this.items.get(notification.params.itemId);
+        if (!state) return undefined;
+        state.grown += notification.params.delta;
+        this.lastId = notification.params.itemId;
+        return "delta";
       }
       default:
         return undefined;
     }
   }
 
+  /** The update for the item the last `apply` changed. */
+  itemUpdate(phase: TurnItemUpdate["phase"]): TurnItemUpdate {
+    return { phase, item: this.materialise(this.items.get(this.lastId as string) as ItemState) };
+  }
+
   /** Records an item's final shape from elsewhere (a turn read back from the server). */
   record(item: ThreadItem): void {
-    this.items.set(item.id, item);
+    this.items.set(item.id, { item, grown: "" });
   }
 
   /** Every item, in the order it started. */
   list(): ThreadItem[] {
-    return [...this.items.values()];
+    return [...this.items.values()].map((state) => this.materialise(state));
   }
 
   /** The text of the last agent message (what the model said last), or "" if it said nothing. */
   finalText(): string {
     let text = "";
-    for (const item of this.items.values()) if (item.type === "agentMessage") text = item.text;
+    for (const state of this.items.values()) {
+      const item = this.materialise(state);
+      if (item.type === "agentMessage") text = item.text;
+    }
     return text;
+  }
+
+  private lastId: string | undefined;
+
+  private materialise(state: ItemState): ThreadItem {
+    if (state.grown === "") return state.item;
+    const item = state.item;
+    if (item.type === "agentMessage") state.item = { ...item, text: item.text + state.grown };
+    else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + state.grown };
+    state.grown = "";
+    return state.item;
   }
 }

@@ -1,4 +1,4 @@
-import { Observable, Subject, type Subscription } from "rxjs";
+import { Observable, Subject } from "rxjs";
 import type {
   ServerNotification,
   ThreadItem,
@@ -9,7 +9,7 @@ import type {
 } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
 import type { CodexClient } from "./codex-client.js";
-import { threadIdOf, turnIdOf } from "./notification-routing.js";
+import { turnIdOf } from "./notification-routing.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
 
 /** How a turn ended. */
@@ -60,7 +60,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private readonly itemSubject = new Subject<TurnItemUpdate>();
   private readonly textSubject = new Subject<string>();
   private readonly fold = new TurnItemsFold();
-  private readonly subscription: Subscription;
+  private readonly stopListening: () => void;
   private readonly watchdogGraceMs: number;
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
@@ -88,9 +88,9 @@ export class Turn implements AsyncIterable<ServerNotification> {
     // Nobody may be awaiting `completed`: a rejection must not become an unhandled one.
     this.completed.catch(() => undefined);
 
-    this.subscription = client.notifications().subscribe({
-      next: (notification) => this.route(notification),
-      complete: () => void client.closed.then((info) => this.fail(client.closedError(info))),
+    this.stopListening = client.listenToThread(threadId, {
+      notification: (notification) => this.route(notification),
+      closed: (error) => this.fail(error),
     });
     this.started = client.request("turn/start", { ...options.params, threadId, input }, { signal: options.signal }).then(
       (response) => {
@@ -134,11 +134,20 @@ export class Turn implements AsyncIterable<ServerNotification> {
 
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
   [Symbol.asyncIterator](): AsyncIterator<ServerNotification> {
-    return toAsyncIterable(this.events$)[Symbol.asyncIterator]();
+    const events = toAsyncIterable(this.events$)[Symbol.asyncIterator]();
+    return {
+      next: async () => {
+        const result = await events.next();
+        // The events end either way; a turn that failed (connection closed) throws its cause here.
+        if (result.done) await this.completed;
+        return result;
+      },
+      return: () => events.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+    };
   }
 
   private route(notification: ServerNotification): void {
-    if (this.done || threadIdOf(notification.params) !== this.threadId) return;
+    if (this.done) return;
     if (notification.method === "thread/status/changed") {
       this.onThreadStatus(notification.params.status.type);
       return;
@@ -151,9 +160,10 @@ export class Turn implements AsyncIterable<ServerNotification> {
       return;
     }
     if (turnId !== this.turnId) return;
-    const update = this.fold.apply(notification);
+    const phase = this.fold.apply(notification);
     this.eventSubject.next(notification);
-    if (update) this.itemSubject.next(update);
+    // Build item snapshots only for someone who watches them: the fold itself just appends text.
+    if (phase && this.itemSubject.observed) this.itemSubject.next(this.fold.itemUpdate(phase));
     if (notification.method === "item/agentMessage/delta") this.textSubject.next(notification.params.delta);
     if (notification.method === "turn/completed") this.finish(notification.params.turn, "turn/completed");
   }
@@ -197,14 +207,16 @@ export class Turn implements AsyncIterable<ServerNotification> {
     if (this.done) return;
     this.end();
     this.rejectCompleted(error);
-    for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.error(error);
+    // The streams end rather than error: an `error` nobody handles is thrown by RxJS and would
+    // crash the program; the cause is in `completed` (and `for await` rethrows it).
+    for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
   }
 
   private end(): void {
     this.done = true;
     this.early = undefined;
     clearTimeout(this.watchdog);
-    this.subscription.unsubscribe();
+    this.stopListening();
   }
 
   /** A view of a subject that counts subscribers across all three streams, to interrupt when the last one leaves. */

@@ -84,6 +84,7 @@ export class StdioTransport implements Transport {
       shutdown: () => this.#shutdown(),
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
+      decodeUtf8: decodeUtf8WithBuffer,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
@@ -193,4 +194,10 @@ function describeSpawnError(command: string, cwd: string | undefined, error: Err
     reason = error.message;
   }
   return new Error(`could not start ${command}: ${reason} (${error.code ?? "spawn error"})`, { cause: error });
+}
+
+/** Node's own UTF-8 slicer: no view object per line, and the fastest decode for short lines. */
+const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
+function decodeUtf8WithBuffer(bytes: Uint8Array, start: number, end: number): string {
+  return utf8Slice.call(bytes, start, end);
 }

@@ -15,6 +15,12 @@ export interface NdjsonDecoderOptions {
   readonly onMessage: (message: JsonRpcMessage) => void;
   /** Called for every line that is dropped: not JSON, not an object, or too long. */
   readonly onDiagnostic?: (diagnostic: TransportDiagnostic) => void;
+  /**
+   * Decodes `bytes[start, end)` as UTF-8. The default uses TextDecoder (every runtime has it); a
+   * runtime with a faster primitive passes its own (Node and Bun: `Buffer.prototype.utf8Slice`,
+   * which needs no view per line and is what makes short lines cheap).
+   */
+  readonly decodeUtf8?: (bytes: Uint8Array, start: number, end: number) => string;
 }
 
 /**
@@ -30,7 +36,7 @@ export class NdjsonDecoder {
   readonly #maxLineBytes: number;
   readonly #onMessage: (message: JsonRpcMessage) => void;
   readonly #onDiagnostic: (diagnostic: TransportDiagnostic) => void;
-  readonly #textDecoder = new TextDecoder();
+  readonly #decodeUtf8: (bytes: Uint8Array, start: number, end: number) => string;
 
   /** The start of the current line, when it began in an earlier chunk. */
   #pending: Uint8Array[] = [];
@@ -44,6 +50,8 @@ export class NdjsonDecoder {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#onMessage = options.onMessage;
     this.#onDiagnostic = options.onDiagnostic ?? (() => {});
+    const textDecoder = new TextDecoder();
+    this.#decodeUtf8 = options.decodeUtf8 ?? ((bytes, start, end) => textDecoder.decode(bytes.subarray(start, end)));
   }
 
   /**
@@ -91,10 +99,14 @@ export class NdjsonDecoder {
         break;
       }
 
-      const line = this.#pendingBytes === 0 ? chunk.subarray(start, end) : this.#takePending(chunk.subarray(start, end));
+      const lineStart = start;
       start = newline + 1;
       try {
-        this.#decodeLine(line);
+        if (this.#pendingBytes === 0) this.#decodeLine(chunk, lineStart, end);
+        else {
+          const line = this.#takePending(chunk.subarray(lineStart, end));
+          this.#decodeLine(line, 0, line.length);
+        }
       } catch (error) {
         callbackError ??= { error };
       }
@@ -107,7 +119,8 @@ export class NdjsonDecoder {
     if (this.#dropping) {
       this.#finishDroppedLine();
     } else if (this.#pendingBytes > 0) {
-      this.#decodeLine(this.#takePending(new Uint8Array(0)));
+      const line = this.#takePending(new Uint8Array(0));
+      this.#decodeLine(line, 0, line.length);
     }
   }
 
@@ -132,14 +145,15 @@ export class NdjsonDecoder {
     this.#reportOversize(bytes);
   }
 
-  #decodeLine(line: Uint8Array): void {
-    const bytes = line.length > 0 && line[line.length - 1] === CR ? line.length - 1 : line.length;
+  #decodeLine(chunk: Uint8Array, start: number, end: number): void {
+    const stop = end > start && chunk[end - 1] === CR ? end - 1 : end;
+    const bytes = stop - start;
     if (bytes > this.#maxLineBytes) {
       this.#reportOversize(bytes);
       return;
     }
     if (bytes === 0) return;
-    const text = this.#textDecoder.decode(bytes === line.length ? line : line.subarray(0, bytes));
+    const text = this.#decodeUtf8(chunk, start, stop);
 
     let value: unknown;
     try {

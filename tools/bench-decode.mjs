@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// Decode benchmark for @codex-rpc/core: how fast messages get from bytes to a subscriber, against
+// the floor of JSON.parse on the same lines already split into strings, measured in the same run.
+// A measuring program, not a test: it never fails on a number.
+//
+// Usage: node tools/bench-decode.mjs [--rounds N]     (root script: `pnpm bench:decode`)
+//
+// Workloads: 200 000 `item/agentMessage/delta` notifications (~240 B each; again with non-ASCII
+// text in every delta, for information) and 2 000 messages of
+// ~20 KB (`item/commandExecution/outputDelta` with a long delta), as NDJSON bytes cut into 64 KiB
+// chunks (what a pipe delivers). Stages, each timed from the first chunk to the last message:
+//   floor        JSON.parse of every pre-split line (strings made in advance)
+//   framing      NdjsonDecoder over the chunks (split, decode, parse) with Node's UTF-8 slicer, as
+//                @codex-rpc/stdio runs it; and with the portable TextDecoder default (information)
+//   dispatch     the whole client: NDJSON transport → JsonRpcConnection → CodexClient → a Turn's
+//                text$ subscriber (the 20 KB workload: a notifications() subscriber)
+//   validated    the same with `validate: true` (generated validators on every message's params)
+// Each stage runs `rounds` times (default 7) after a warm-up; the median is reported.
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import os from "node:os";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const CORE = join(ROOT, "packages", "core", "dist", "index.js");
+const VALIDATORS = join(ROOT, "packages", "protocol", "generated", "stable", "validators.js");
+if (!existsSync(CORE)) {
+  console.error("packages/core is not built: run `npx -y pnpm@12.21.0 build` first");
+  process.exit(2);
+}
+const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await import(pathToFileURL(CORE).href);
+const { loadValidators } = await import(pathToFileURL(VALIDATORS).href);
+
+const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "7" } } });
+const rounds = Number(args.rounds);
+const CHUNK = 64 * 1024;
+const THREAD = "019a0000-0000-7000-8000-000000000001";
+const TURN = "019a0000-0000-7000-8000-000000000002";
+const ITEM = "msg_0123456789abcdef0123456789abcdef";
+
+function deltaLine(i) {
+  // ~240 bytes: a few words of English, as most deltas are.
+  const delta = ` the answer, part ${i}, continues`;
+  return JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId: TURN, itemId: ITEM, delta }, emittedAtMs: 1763800000000 + i });
+}
+
+function nonAsciiDeltaLine(i) {
+  // The same with non-ASCII in every delta: decoded lines become two-byte strings.
+  const delta = ` l’answer — part ${i}, ünïcödé`;
+  return JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId: TURN, itemId: ITEM, delta }, emittedAtMs: 1763800000000 + i });
+}
+
+/** Node's UTF-8 slicer, as @codex-rpc/stdio hands it to the decoder. */
+const utf8Slice = Buffer.prototype.utf8Slice;
+const decodeUtf8 = (bytes, start, end) => utf8Slice.call(bytes, start, end);
+
+function bigLine(i) {
+  const delta = `${"drwxr-xr-x  2 user staff   4096 Nov 22 16:00 some-directory-name\n".repeat(320)}${i}`.slice(0, 20_000);
+  return JSON.stringify({ method: "item/commandExecution/outputDelta", params: { threadId: THREAD, turnId: TURN, itemId: "cmd_1", delta }, emittedAtMs: 1763800000000 + i });
+}
+
+function workload(name, count, makeLine) {
+  const lines = Array.from({ length: count }, (_, i) => makeLine(i));
+  const bytes = Buffer.from(lines.join("\n") + "\n");
+  const chunks = [];
+  for (let offset = 0; offset < bytes.length; offset += CHUNK) chunks.push(bytes.subarray(offset, offset + CHUNK));
+  return { name, count, lines, chunks, bytes: bytes.length, avgBytes: Math.round(bytes.length / count) };
+}
+
+function floor(w) {
+  const start = performance.now();
+  let n = 0;
+  for (const line of w.lines) if (JSON.parse(line)) n++;
+  if (n !== w.count) throw new Error("floor lost messages");
+  return performance.now() - start;
+}
+
+function framing(w, portable = false) {
+  let n = 0;
+  const decoder = new NdjsonDecoder({ onMessage: () => n++, decodeUtf8: portable ? undefined : decodeUtf8 });
+  const start = performance.now();
+  for (const chunk of w.chunks) decoder.push(chunk);
+  decoder.end();
+  if (n !== w.count) throw new Error(`framing lost messages: ${n}/${w.count}`);
+  return performance.now() - start;
+}
+
+/** A client connected to an in-process server that answers the handshake, thread and turn start. */
+async function connectedTurn(validate) {
+  let sink;
+  let endWith;
+  const ended = new Promise((r) => (endWith = r));
+  const decoder = new NdjsonDecoder({
+    onMessage: (message) => {
+      if (message.id === undefined) return;
+      const results = {
+        initialize: { userAgent: "bench", codexHome: "/tmp", platformFamily: "unix", platformOs: "linux" },
+        "turn/start": {
+          turn: { id: TURN, status: "inProgress", items: [], error: null, startedAt: null, completedAt: null, durationMs: null, itemsView: "notLoaded", rootTurnId: null },
+        },
+      };
+      sink.data(encodeNdjsonLine({ id: message.id, result: results[message.method] ?? {} }));
+    },
+  });
+  const transport = createNdjsonTransport({
+    input: (s) => (sink = s),
+    write: (bytes) => decoder.push(bytes),
+    decodeUtf8,
+    shutdown: async () => (sink.end(), endWith({ reason: "closed" }), ended),
+    ended,
+  });
+  const client = await CodexClient.connect(transport, { validate: validate ? await loadValidators() : false, requestTimeoutMs: 600_000 });
+  // The thread is made by hand: the benchmark is about notifications, not thread/start.
+  const thread = new Thread(client, { id: THREAD, turns: [] });
+  return { client, thread, feed: (chunk) => sink.data(chunk) };
+}
+
+async function dispatch(w, validate) {
+  const { client, thread, feed } = await connectedTurn(validate);
+  let n = 0;
+  let subscription;
+  if (w.name.startsWith("delta")) {
+    const turn = thread.run("bench");
+    await turn.started;
+    subscription = turn.text$.subscribe(() => n++);
+  } else {
+    subscription = client.notifications("item/commandExecution/outputDelta").subscribe(() => n++);
+  }
+  const start = performance.now();
+  for (const chunk of w.chunks) feed(chunk);
+  const elapsed = performance.now() - start;
+  if (n !== w.count) throw new Error(`dispatch lost messages: ${n}/${w.count}`);
+  subscription.unsubscribe();
+  await client.close();
+  return elapsed;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function measure(fn) {
+  await fn(); // warm-up
+  const times = [];
+  for (let i = 0; i < rounds; i++) times.push(await fn());
+  return median(times);
+}
+
+console.log(`decode benchmark: node ${process.version}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), ${rounds} rounds, median`);
+const results = {};
+for (const w of [
+  workload("deltas (~240 B)", 200_000, deltaLine),
+  workload("deltas with non-ASCII text (information)", 200_000, nonAsciiDeltaLine),
+  workload("20 KB messages", 2_000, bigLine),
+]) {
+  const floorMs = await measure(() => floor(w));
+  const framingMs = await measure(() => framing(w));
+  const portableMs = await measure(() => framing(w, true));
+  const dispatchMs = await measure(() => dispatch(w, false));
+  const validatedMs = await measure(() => dispatch(w, true));
+  const rate = (ms) => Math.round(w.count / (ms / 1000));
+  console.log(`\n${w.name}: ${w.count} messages, ${w.avgBytes} B on average, ${(w.bytes / 1e6).toFixed(1)} MB in ${w.chunks.length} chunks`);
+  console.log(`  floor: JSON.parse of pre-split lines   ${floorMs.toFixed(1).padStart(8)} ms  ${rate(floorMs).toLocaleString("en").padStart(11)} msg/s`);
+  console.log(`  framing + parse                        ${framingMs.toFixed(1).padStart(8)} ms  ${rate(framingMs).toLocaleString("en").padStart(11)} msg/s  ${(floorMs / framingMs).toFixed(2)}x the floor (target >= 0.85x)`);
+  console.log(`  framing + parse, TextDecoder (Deno, browsers) ${portableMs.toFixed(1).padStart(0)} ms  ${rate(portableMs).toLocaleString("en")} msg/s  ${(floorMs / portableMs).toFixed(2)}x the floor (information)`);
+  console.log(`  full dispatch (client → subscriber)    ${dispatchMs.toFixed(1).padStart(8)} ms  ${rate(dispatchMs).toLocaleString("en").padStart(11)} msg/s  ${(floorMs / dispatchMs).toFixed(2)}x the floor (target >= 0.6x)`);
+  console.log(`  full dispatch, params validated        ${validatedMs.toFixed(1).padStart(8)} ms  ${rate(validatedMs).toLocaleString("en").padStart(11)} msg/s  ${(validatedMs / dispatchMs).toFixed(2)}x the cost without (target <= 1.15x)`);
+  results[w.name] = { floorMs, framingMs, portableMs, dispatchMs, validatedMs };
+}
