@@ -1,4 +1,4 @@
-import { BehaviorSubject, Subject, filter, map, type Observable } from "rxjs";
+import { BehaviorSubject, filter, map, type Observable } from "rxjs";
 import {
   SERVER_NOTIFICATION_METHODS,
   type ClientInfo,
@@ -26,6 +26,7 @@ import {
   type ServerRequestContext,
 } from "./json-rpc-connection.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
+import { Multicast } from "./multicast.js";
 import { threadIdOf } from "./notification-routing.js";
 import { Thread } from "./thread.js";
 import type { Transport } from "./transport.js";
@@ -88,10 +89,10 @@ export class CodexClient {
   private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
   private readonly tools: ReadonlyMap<string, DynamicTool>;
   private validators: ProtocolValidators | undefined;
-  private readonly typedNotifications = new Subject<ServerNotification>();
+  private readonly typedNotifications = new Multicast<ServerNotification>();
   /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
   private readonly threadListeners = new Map<string, Set<ThreadListener>>();
-  private readonly untypedNotifications = new Subject<JsonRpcNotification>();
+  private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
 
   private constructor(
     transport: Transport,
@@ -163,8 +164,8 @@ export class CodexClient {
   notifications(): Observable<ServerNotification>;
   notifications<M extends ServerNotificationMethod>(method: M): Observable<ServerNotificationMap[M]["params"]>;
   notifications(method?: ServerNotificationMethod): Observable<unknown> {
-    if (method === undefined) return this.typedNotifications.asObservable();
-    return this.typedNotifications.pipe(
+    if (method === undefined) return this.typedNotifications.observable;
+    return this.typedNotifications.observable.pipe(
       filter((notification) => notification.method === method),
       map((notification) => notification.params),
     );
@@ -172,7 +173,7 @@ export class CodexClient {
 
   /** Notifications whose method this version's types do not know (a newer server's), untyped. */
   unknownNotifications(): Observable<JsonRpcNotification> {
-    return this.untypedNotifications.asObservable();
+    return this.untypedNotifications.observable;
   }
 
   /** What the transport and connection noticed: bad lines, failing handlers, failed validation. */
@@ -214,24 +215,31 @@ export class CodexClient {
   }
 
   private onNotification(notification: JsonRpcNotification): void {
-    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
-      this.untypedNotifications.next(notification);
-      return;
-    }
     if (notification.method === "serverRequest/resolved") {
       const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
       this.connection.withdrawServerRequest(params.requestId);
     }
+    // Sorting known from unknown methods costs a lookup per message: only for someone who needs it.
+    if (this.typedNotifications.observed || this.untypedNotifications.observed || this.validators) {
+      if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
+        this.untypedNotifications.next(notification);
+        return;
+      }
+      this.validate(notification);
+      this.typedNotifications.next(notification as ServerNotification);
+    }
+    const threadId = threadIdOf(notification.params);
+    const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
+    if (listeners) for (const listener of listeners) listener.notification(notification as ServerNotification);
+  }
+
+  private validate(notification: JsonRpcNotification): void {
     const validate = this.validators?.serverNotificationValidators[notification.method as ServerNotificationMethod]?.params;
     if (validate && !validate(notification.params)) {
       // Still delivered: a message is never lost, and the mismatch is reported.
       const error = new ValidationFailedError(notification.method, "params", validate.errors ?? []);
       this.connection.report({ kind: "validation-failed", message: error.message });
     }
-    this.typedNotifications.next(notification as ServerNotification);
-    const threadId = threadIdOf(notification.params);
-    const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
-    if (listeners) for (const listener of listeners) listener.notification(notification as ServerNotification);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Observable, Subject, type Subscription } from "rxjs";
+import { Subject, type Observable, type Subscription } from "rxjs";
 import {
   ConnectionClosedError,
   JSON_RPC_INTERNAL_ERROR,
@@ -17,6 +17,7 @@ import type {
   JsonRpcRequest,
   RequestId,
 } from "./json-rpc-message.js";
+import { Multicast } from "./multicast.js";
 import { overloadRetryDelay, resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
@@ -89,7 +90,7 @@ export class JsonRpcConnection {
   /** Resolves once with how the transport ended. */
   readonly closed: Promise<TransportCloseInfo>;
 
-  private readonly notificationSubject = new Subject<JsonRpcNotification>();
+  private readonly notificationSubject = new Multicast<JsonRpcNotification>();
   private readonly diagnosticSubject = new Subject<ConnectionDiagnostic>();
   private readonly pending = new Map<RequestId, PendingRequest>();
   private readonly serverRequests = new Map<string, AbortController>();
@@ -105,7 +106,7 @@ export class JsonRpcConnection {
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
     this.retry = resolveOverloadRetry(options.overloadRetry);
-    this.notifications = this.notificationSubject.asObservable();
+    this.notifications = this.notificationSubject.observable;
     this.diagnostics = this.diagnosticSubject.asObservable();
     this.subscriptions.push(
       transport.diagnostics.subscribe((diagnostic) => this.diagnosticSubject.next(diagnostic)),

@@ -75,7 +75,8 @@ class NdjsonChannelTransport implements NdjsonTransport {
   readonly #options: NdjsonTransportOptions;
   readonly #eofGraceMs: number;
   readonly #decoder: NdjsonDecoder;
-  readonly #live = new Subject<JsonRpcMessage>();
+  /** Live subscribers, called directly: a Subject hop per message costs more than the framing. */
+  readonly #live = new Set<Subscriber<JsonRpcMessage>>();
   /** Messages received before the first subscriber; undefined once it has subscribed. */
   #backlog: JsonRpcMessage[] | undefined = [];
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
@@ -145,7 +146,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
 
   #deliver(message: JsonRpcMessage): void {
     if (this.#backlog) this.#backlog.push(message);
-    else this.#live.next(message);
+    else for (const subscriber of this.#live) subscriber.next(message);
   }
 
   #subscribe(subscriber: Subscriber<JsonRpcMessage>): TeardownLogic {
@@ -157,7 +158,12 @@ class NdjsonChannelTransport implements NdjsonTransport {
       this.#backlog = undefined;
     }
     if (subscriber.closed) return;
-    return this.#live.subscribe(subscriber);
+    if (this.#closeInfo) {
+      subscriber.complete();
+      return;
+    }
+    this.#live.add(subscriber);
+    return () => this.#live.delete(subscriber);
   }
 
   #startInput(input: NdjsonTransportOptions["input"]): void {
@@ -335,7 +341,8 @@ class NdjsonChannelTransport implements NdjsonTransport {
     this.#writeQueue = [];
     this.#writeQueueHead = 0;
 
-    this.#live.complete();
+    for (const subscriber of [...this.#live]) subscriber.complete();
+    this.#live.clear();
     this.#diagnostics.complete();
     this.#resolveClosed(info);
   }

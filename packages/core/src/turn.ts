@@ -1,4 +1,4 @@
-import { Observable, Subject } from "rxjs";
+import type { Observable } from "rxjs";
 import type {
   ServerNotification,
   ThreadItem,
@@ -8,6 +8,7 @@ import type {
   TurnStatus,
 } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
+import { Multicast } from "./multicast.js";
 import type { CodexClient } from "./codex-client.js";
 import { turnIdOf } from "./notification-routing.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
@@ -56,9 +57,10 @@ export class Turn implements AsyncIterable<ServerNotification> {
   /** Resolves with the turn id once the server accepted `turn/start`. */
   readonly started: Promise<string>;
 
-  private readonly eventSubject = new Subject<ServerNotification>();
-  private readonly itemSubject = new Subject<TurnItemUpdate>();
-  private readonly textSubject = new Subject<string>();
+  // The three streams share one subscriber count: when the last subscriber leaves early, interrupt.
+  private readonly eventSubject = new Multicast<ServerNotification>(this.counting());
+  private readonly itemSubject = new Multicast<TurnItemUpdate>(this.counting());
+  private readonly textSubject = new Multicast<string>(this.counting());
   private readonly fold = new TurnItemsFold();
   private readonly stopListening: () => void;
   private readonly watchdogGraceMs: number;
@@ -66,7 +68,6 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private turnId: string | undefined;
   private done = false;
   private subscribers = 0;
-  private everSubscribed = false;
   private watchdog: ReturnType<typeof setTimeout> | undefined;
   private resolveCompleted!: (turn: CompletedTurn) => void;
   private rejectCompleted!: (error: unknown) => void;
@@ -78,9 +79,9 @@ export class Turn implements AsyncIterable<ServerNotification> {
     options: TurnOptions = {},
   ) {
     this.watchdogGraceMs = options.watchdogGraceMs ?? 3_000;
-    this.events$ = this.counted(this.eventSubject);
-    this.items$ = this.counted(this.itemSubject);
-    this.text$ = this.counted(this.textSubject);
+    this.events$ = this.eventSubject.observable;
+    this.items$ = this.itemSubject.observable;
+    this.text$ = this.textSubject.observable;
     this.completed = new Promise<CompletedTurn>((resolve, reject) => {
       this.resolveCompleted = resolve;
       this.rejectCompleted = reject;
@@ -161,8 +162,8 @@ export class Turn implements AsyncIterable<ServerNotification> {
     }
     if (turnId !== this.turnId) return;
     const phase = this.fold.apply(notification);
+    // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).
     this.eventSubject.next(notification);
-    // Build item snapshots only for someone who watches them: the fold itself just appends text.
     if (phase && this.itemSubject.observed) this.itemSubject.next(this.fold.itemUpdate(phase));
     if (notification.method === "item/agentMessage/delta") this.textSubject.next(notification.params.delta);
     if (notification.method === "turn/completed") this.finish(notification.params.turn, "turn/completed");
@@ -219,17 +220,13 @@ export class Turn implements AsyncIterable<ServerNotification> {
     this.stopListening();
   }
 
-  /** A view of a subject that counts subscribers across all three streams, to interrupt when the last one leaves. */
-  private counted<T>(subject: Subject<T>): Observable<T> {
-    return new Observable<T>((subscriber) => {
-      this.subscribers++;
-      this.everSubscribed = true;
-      const inner = subject.subscribe(subscriber);
-      return () => {
-        inner.unsubscribe();
+  private counting(): { onJoin(): void; onLeave(): void } {
+    return {
+      onJoin: () => this.subscribers++,
+      onLeave: () => {
         this.subscribers--;
-        if (this.subscribers === 0 && this.everSubscribed && !this.done) void this.interrupt().catch(() => undefined);
-      };
-    });
+        if (this.subscribers === 0 && !this.done) void this.interrupt().catch(() => undefined);
+      },
+    };
   }
 }

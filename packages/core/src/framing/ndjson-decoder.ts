@@ -64,7 +64,20 @@ export class NdjsonDecoder {
     const limit = this.#maxLineBytes + 1; // room for the `\r` of a CRLF line at the limit
     let callbackError: { error: unknown } | undefined;
     let start = 0;
+    let lastNewline = -2; // looked up once, when first needed
     while (start < length) {
+      if (this.#pendingBytes === 0 && !this.#dropping) {
+        if (lastNewline === -2) lastNewline = chunk.lastIndexOf(LF);
+        if (lastNewline > start && lastNewline - start <= this.#maxLineBytes) {
+          // Every complete line left in the chunk, decoded in one call and split as a string: one
+          // decode per chunk instead of one per line (short lines are mostly call overhead). Each
+          // line is still parsed on its own, so one bad line never affects another.
+          const error = this.#decodeLines(this.#decodeUtf8(chunk, start, lastNewline));
+          if (error) callbackError ??= error;
+          start = lastNewline + 1;
+          continue;
+        }
+      }
       const newline = chunk.indexOf(LF, start);
       const end = newline === -1 ? length : newline;
 
@@ -145,6 +158,26 @@ export class NdjsonDecoder {
     this.#reportOversize(bytes);
   }
 
+  /** Parses each `\n`-separated line of `text` (none longer than the limit); returns the first callback error. */
+  #decodeLines(text: string): { error: unknown } | undefined {
+    let callbackError: { error: unknown } | undefined;
+    let start = 0;
+    for (;;) {
+      const newline = text.indexOf("\n", start);
+      const end = newline === -1 ? text.length : newline;
+      const stop = end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+      if (stop > start) {
+        try {
+          this.#parseLine(text.slice(start, stop), undefined);
+        } catch (error) {
+          callbackError ??= { error };
+        }
+      }
+      if (newline === -1) return callbackError;
+      start = newline + 1;
+    }
+  }
+
   #decodeLine(chunk: Uint8Array, start: number, end: number): void {
     const stop = end > start && chunk[end - 1] === CR ? end - 1 : end;
     const bytes = stop - start;
@@ -153,13 +186,17 @@ export class NdjsonDecoder {
       return;
     }
     if (bytes === 0) return;
-    const text = this.#decodeUtf8(chunk, start, stop);
+    this.#parseLine(this.#decodeUtf8(chunk, start, stop), bytes);
+  }
 
+  /** One line's text → a message, or a diagnostic. `bytes` is counted only when a diagnostic needs it. */
+  #parseLine(text: string, knownBytes: number | undefined): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       if (text.trim() === "") return; // a blank line is a no-op, not garbage
+      const bytes = knownBytes ?? utf8Length(text);
       this.#onDiagnostic({
         kind: "invalid-json",
         message: `dropped a line of ${bytes} bytes that is not valid JSON`,
@@ -169,6 +206,7 @@ export class NdjsonDecoder {
       return;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
+      const bytes = knownBytes ?? utf8Length(text);
       this.#onDiagnostic({
         kind: "not-an-object",
         message: `dropped a line of ${bytes} bytes that is JSON but not an object (${Array.isArray(value) ? "array" : value === null ? "null" : typeof value})`,
@@ -193,4 +231,11 @@ export class NdjsonDecoder {
  * secret that straddles the cut is still recognised. */
 function excerptOf(text: string): string {
   return redactSecrets(text.slice(0, EXCERPT_CHARS * 2)).slice(0, EXCERPT_CHARS);
+}
+
+const encoder = new TextEncoder();
+
+/** The UTF-8 size of a line that was decoded as part of a larger run (diagnostics only). */
+function utf8Length(text: string): number {
+  return encoder.encode(text).length;
 }
