@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// codex-rpc demo: one real `codex app-server` turn, streamed to the terminal.
+//
+//   npx -y pnpm@12.21.0 demo               offline: the bundled mock model asks to run `ls`; the
+//                                          approval request and the decision are printed, then the
+//                                          agent's answer streams in
+//   npx -y pnpm@12.21.0 demo --real "…"    your own codex login and model (your ~/.codex), with
+//                                          your prompt; approvals are asked on the terminal
+//                                          (declined when there is no terminal to ask)
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline/promises";
+import { parseArgs } from "node:util";
+import { CodexClient } from "@codex-rpc/core";
+import { spawnCodexAppServer } from "@codex-rpc/stdio";
+import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
+
+const { values, positionals } = parseArgs({ options: { real: { type: "boolean", default: false } }, allowPositionals: true });
+const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+const bold = (text) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
+
+const cleanups = [];
+try {
+  const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-demo-"));
+  cleanups.push(() => rm(workspace, { recursive: true, force: true }));
+  await writeFile(join(workspace, "README.md"), "# A demo workspace\n");
+  await writeFile(join(workspace, "notes.txt"), "codex-rpc was here\n");
+
+  let env;
+  let prompt;
+  if (values.real) {
+    env = process.env; // your own codex: its login, config and model
+    prompt = positionals.join(" ") || "List the files in this directory and say what they are.";
+  } else {
+    const provider = await MockResponsesProvider.start({
+      script: [
+        reply.combined(
+          reply.text("Let me look at the workspace first."),
+          reply.execCommand({ cmd: "ls -1", sandbox_permissions: "require_escalated", justification: "List the files in the workspace" }),
+        ),
+        reply.text("The workspace holds two files: README.md, a one-line title, and notes.txt, a note that codex-rpc was here. Nothing else to report.", { chunks: 16 }),
+      ],
+    });
+    cleanups.push(() => provider.close());
+    const home = await createCodexHome({ provider });
+    cleanups.push(() => home.cleanup());
+    env = { PATH: process.env.PATH ?? "", ...home.env };
+    prompt = "What is in this workspace?";
+    console.log(dim(`mock model on ${provider.url}, CODEX_HOME ${home.dir}`));
+  }
+
+  const transport = await spawnCodexAppServer({ env, cwd: workspace });
+  const client = await CodexClient.connect(transport, {
+    clientInfo: { name: "codex-rpc-demo", title: "codex-rpc demo", version: "0.1.0" },
+    approvals: async (request) => {
+      const what = request.kind === "commandExecution" ? request.params.command : request.kind;
+      console.log(`\n${bold("approval requested")}: ${what}${"reason" in request.params && request.params.reason ? ` — ${request.params.reason}` : ""}`);
+      const decision = values.real ? await ask("Run it? [y/N] ") : "accept";
+      console.log(`${bold("decision")}: ${decision}`);
+      return decision;
+    },
+  });
+  cleanups.unshift(() => client.close());
+  console.log(dim(`connected to ${client.initializeResponse.userAgent}`));
+
+  const thread = await client.startThread({ cwd: workspace, approvalPolicy: "untrusted" });
+  console.log(`${bold("you")}: ${prompt}`);
+  process.stdout.write(`${bold("codex")}: `);
+  const turn = thread.run(prompt);
+  turn.text$.subscribe((delta) => process.stdout.write(delta));
+  turn.items$.subscribe(({ phase, item }) => {
+    if (phase === "completed" && item.type === "commandExecution") {
+      console.log(dim(`\n$ ${item.command}\n${(item.aggregatedOutput ?? "").trimEnd()}\n(${item.status}, exit ${item.exitCode})`));
+    }
+    if (phase === "completed" && item.type === "agentMessage") process.stdout.write("\n");
+  });
+  const done = await turn.completed;
+  console.log(dim(`\nturn ${done.status}; ${done.items.length} items`));
+  process.exitCode = done.status === "completed" ? 0 : 1;
+} catch (error) {
+  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+}
+
+async function ask(question) {
+  if (!process.stdin.isTTY) return "decline";
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim()) ? "accept" : "decline";
+  } finally {
+    rl.close();
+  }
+}

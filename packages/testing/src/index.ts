@@ -1,0 +1,40 @@
+export { MockResponsesProvider, type MockResponsesProviderOptions, type WaitOptions } from "./mock-responses-provider.js";
+export {
+  reply,
+  type CutStreamOptions,
+  type ExecCommandArguments,
+  type FunctionCallOptions,
+  type TextOptions,
+  type UserInputQuestion,
+} from "./reply.js";
+export type {
+  FailedResponseReply,
+  FunctionCallReply,
+  HangReply,
+  HttpErrorReply,
+  ScriptedFunctionCall,
+  ScriptedMessage,
+  ScriptedOutputItem,
+  ScriptedReply,
+  ScriptedUsage,
+  StreamReply,
+} from "./scripted-reply.js";
+export {
+  RecordedRequest,
+  type FunctionCallOutput,
+  type RequestOutcome,
+  type ResponsesInputItem,
+} from "./recorded-request.js";
+export type {
+  ResponsesFunctionCallItem,
+  ResponsesMessageItem,
+  ResponsesOutputItem,
+  ResponsesOutputText,
+  ResponsesResponse,
+  ResponsesStreamEvent,
+  ResponsesUsage,
+} from "./responses-stream-event.js";
+export { createCodexHome, type CodexHome, type CodexHomeOptions, type ModelProviderEndpoint } from "./codex-home.js";
+export { codexConfigToml, MOCK_PROVIDER_ID, type CodexConfigOptions } from "./codex-config-toml.js";
+export { MockProviderError, type TestingErrorCode } from "./errors.js";
+export { FakeAppServer, type FakeAppServerOptions, type FakeReply, type FakeTurnScript } from "./fake-app-server.js";

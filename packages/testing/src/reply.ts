@@ -1,0 +1,170 @@
+// The script language: `reply.text("Hello", { chunks: 3 })`, `reply.execCommand({ cmd: "ls" })`, …
+// Each builder returns one ScriptedReply, the answer to one model request.
+
+import type {
+  FailedResponseReply,
+  FunctionCallReply,
+  HangReply,
+  HttpErrorReply,
+  ScriptedOutputItem,
+  ScriptedUsage,
+  StreamReply,
+} from "./scripted-reply.js";
+
+/** The arguments of codex's `exec_command` tool, as its schema in the request body spells them. */
+export interface ExecCommandArguments {
+  readonly cmd: string;
+  /** `require_escalated` runs outside the sandbox; with approvalPolicy "untrusted" codex asks the client first. */
+  readonly sandbox_permissions?: "use_default" | "require_escalated";
+  /** Shown to the user as the reason in the approval request. */
+  readonly justification?: string;
+  readonly workdir?: string;
+  readonly login?: boolean;
+  readonly tty?: boolean;
+  readonly shell?: string;
+  readonly yield_time_ms?: number;
+  readonly max_output_tokens?: number;
+  readonly prefix_rule?: readonly string[];
+}
+
+/** One question of codex's `request_user_input` tool (as the model sends it). */
+export interface UserInputQuestion {
+  /** Key of the answer in the client's reply. */
+  readonly id: string;
+  /** Short label, 12 characters or fewer. */
+  readonly header: string;
+  readonly question: string;
+  readonly options: readonly { readonly label: string; readonly description: string }[];
+}
+
+export interface TextOptions {
+  /** How many `response.output_text.delta` events to split the text into (default 1; never empty ones). */
+  readonly chunks?: number;
+  readonly usage?: ScriptedUsage;
+}
+
+export interface FunctionCallOptions {
+  /** Defaults to a fresh `call_mock_<n>`, unique in this process. */
+  readonly callId?: string;
+  /** For a dynamic tool declared inside a `namespace` spec. */
+  readonly namespace?: string;
+  readonly usage?: ScriptedUsage;
+}
+
+export interface CutStreamOptions {
+  /** How many events to send before ending the body; `response.completed` is never among them. */
+  readonly afterEvents: number;
+  /** The stream to cut (default: a three-chunk text reply). */
+  readonly of?: StreamReply;
+}
+
+const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 10, outputTokens: 5 };
+
+let callCounter = 0;
+
+function newCallId(): string {
+  callCounter += 1;
+  return `call_mock_${callCounter}`;
+}
+
+/** Splits by code points, so a chunk boundary never falls inside a surrogate pair. */
+function splitIntoChunks(text: string, chunks: number): string[] {
+  const codePoints = Array.from(text);
+  const count = Math.max(1, Math.min(Math.floor(chunks), codePoints.length));
+  if (codePoints.length === 0) return [];
+  const pieces: string[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const start = Math.floor((index * codePoints.length) / count);
+    const end = Math.floor(((index + 1) * codePoints.length) / count);
+    pieces.push(codePoints.slice(start, end).join(""));
+  }
+  return pieces;
+}
+
+function stream(output: readonly ScriptedOutputItem[], usage: ScriptedUsage | undefined): StreamReply {
+  return { kind: "stream", output, usage: usage ?? DEFAULT_USAGE };
+}
+
+function functionCall(name: string, args: unknown, options: FunctionCallOptions = {}): FunctionCallReply {
+  const callId = options.callId ?? newCallId();
+  const item: ScriptedOutputItem = {
+    type: "function_call",
+    name,
+    arguments: typeof args === "string" ? args : JSON.stringify(args),
+    callId,
+    ...(options.namespace === undefined ? {} : { namespace: options.namespace }),
+  };
+  return { ...stream([item], options.usage), callId };
+}
+
+export const reply = {
+  /**
+   * An assistant message. `chunks` splits the text into that many deltas; pass an array to choose
+   * the deltas yourself. Codex shows the deltas as `item/agentMessage/delta` and their
+   * concatenation as the final `agentMessage` text.
+   */
+  text(text: string | readonly string[], options: TextOptions = {}): StreamReply {
+    const deltas = typeof text === "string" ? splitIntoChunks(text, options.chunks ?? 1) : [...text];
+    return stream([{ type: "message", deltas }], options.usage);
+  },
+
+  /**
+   * Calls one of the tools codex offered in the request body (`exec_command`, `write_stdin`,
+   * `request_user_input`, a dynamic tool, …). `args` is JSON-encoded unless it is a string already.
+   */
+  functionCall,
+
+  /** `exec_command`: codex runs `cmd` in a shell (asking the client first when policy says so). */
+  execCommand(args: ExecCommandArguments, options: FunctionCallOptions = {}): FunctionCallReply {
+    return functionCall("exec_command", args, options);
+  },
+
+  /** Calls a dynamic tool declared in `thread/start`'s `dynamicTools`; codex sends `item/tool/call` to the client. */
+  toolCall(name: string, args: unknown, options: FunctionCallOptions = {}): FunctionCallReply {
+    return functionCall(name, args, options);
+  },
+
+  /**
+   * `request_user_input`: codex sends `item/tool/requestUserInput` to the client, but only in Plan
+   * mode (turn/start `collaborationMode`) or with the `default_mode_request_user_input` feature;
+   * otherwise the model gets "request_user_input is unavailable in Default mode" back.
+   */
+  requestUserInput(questions: readonly UserInputQuestion[], options: FunctionCallOptions = {}): FunctionCallReply {
+    return functionCall("request_user_input", { questions }, options);
+  },
+
+  /** One response whose output is the output items of `parts`, in order (e.g. a message, then a call). */
+  combined(...parts: readonly StreamReply[]): StreamReply {
+    return stream(
+      parts.flatMap((part) => part.output),
+      parts[0]?.usage,
+    );
+  },
+
+  /** `response.created` then `response.failed` with this error: a failure reported by the model. */
+  failed(message: string, options: { readonly code?: string } = {}): FailedResponseReply {
+    return { kind: "failed", code: options.code ?? "server_error", message };
+  },
+
+  /**
+   * A non-2xx answer. An object body is sent as JSON; the default is the Responses API error shape
+   * `{ error: { message, type } }`.
+   */
+  httpError(status: number, body?: string | object): HttpErrorReply {
+    const payload = body ?? { error: { message: `mock provider: scripted HTTP ${status}`, type: "mock_error" } };
+    return typeof payload === "string"
+      ? { kind: "httpError", status, contentType: "text/plain; charset=utf-8", body: payload }
+      : { kind: "httpError", status, contentType: "application/json", body: JSON.stringify(payload) };
+  },
+
+  /** A stream that ends cleanly after `afterEvents` events, without `response.completed`. */
+  cutStream(options: CutStreamOptions): StreamReply {
+    const of = options.of ?? reply.text("This reply is cut short.", { chunks: 3 });
+    return { ...of, cutAfterEvents: Math.max(0, Math.floor(options.afterEvents)) };
+  },
+
+  /** Never answers; ends when codex drops the request (e.g. `turn/interrupt`) or the provider closes. */
+  hang(): HangReply {
+    return { kind: "hang" };
+  },
+} as const;

@@ -1,0 +1,252 @@
+import { firstValueFrom, toArray } from "rxjs";
+import { describe, expect, it } from "vitest";
+import { FakeAppServer, type FakeAppServerOptions } from "@codex-rpc/testing";
+import {
+  CodexClient,
+  ConnectionClosedError,
+  RequestAbortedError,
+  RequestTimeoutError,
+  ServerOverloadedError,
+  type CodexClientOptions,
+} from "@codex-rpc/core";
+
+async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: CodexClientOptions = {}) {
+  const server = new FakeAppServer(serverOptions);
+  const client = await CodexClient.connect(server.transport, { overloadRetry: { initialDelayMs: 1, maxDelayMs: 5 }, ...clientOptions });
+  return { server, client };
+}
+
+describe("handshake and requests (fake server)", () => {
+  it("sends initialize with client info and capabilities, then the initialized notification", async () => {
+    const { server, client } = await connect({}, { clientInfo: { name: "test", version: "1.2.3" }, experimentalApi: true });
+    expect(server.received[0]).toEqual({
+      id: 1,
+      method: "initialize",
+      params: { clientInfo: { name: "test", version: "1.2.3" }, capabilities: { experimentalApi: true } },
+    });
+    expect(server.received[1]).toEqual({ method: "initialized" });
+    expect(client.initializeResponse.userAgent).toBe("fake-app-server/0.0.0");
+    expect(client.state$.value).toBe("ready");
+    await client.close();
+    expect(client.state$.value).toBe("closed");
+  });
+
+  it("retries -32001 with backoff, then succeeds", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 2 } });
+    const thread = await client.startThread();
+    expect(thread.id).toBe("thread-1");
+    expect(server.received.filter((m) => "method" in m && m.method === "thread/start")).toHaveLength(3);
+    await client.close();
+  });
+
+  it("gives up on an overload storm with a typed error after the retry bound", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 100 } }, { overloadRetry: { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 2 } });
+    const error = await client.startThread().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerOverloadedError);
+    expect(error).toMatchObject({ code: "SERVER_OVERLOADED", method: "thread/start", attempts: 4 });
+    expect(server.received.filter((m) => "method" in m && m.method === "thread/start")).toHaveLength(4);
+    expect(client.connection.pendingRequestCount).toBe(0);
+    await client.close();
+  });
+
+  it("times out a request the server never answers, with the method and timeout in the error", async () => {
+    const stalled = new FakeAppServer({ stalled: true });
+    const error = await CodexClient.connect(stalled.transport, { requestTimeoutMs: 30 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({ code: "REQUEST_TIMEOUT", method: "initialize", timeoutMs: 30 });
+    // A failed handshake closes the transport: nothing is left running.
+    expect(await stalled.transport.closed).toMatchObject({ reason: "closed" });
+  });
+});
+
+describe("server requests (fake server)", () => {
+  it("answers an unknown server request with -32601 and a throwing handler with -32603", async () => {
+    const { server, client } = await connect();
+    expect(await server.request("item/somethingNew", {})).toMatchObject({ error: { code: -32601 } });
+    client.handle("item/tool/requestUserInput", () => {
+      throw new Error("no operator here");
+    });
+    const reply = await server.request("item/tool/requestUserInput", { threadId: "t", turnId: "u", itemId: "i", questions: [] });
+    expect(reply).toMatchObject({ error: { code: -32603, message: expect.stringContaining("no operator here") } });
+    await client.close();
+  });
+
+  it("declines approvals by default, accepts for the session when told, and asks a callback", async () => {
+    const params = { threadId: "t", turnId: "u", itemId: "i", startedAtMs: 0, command: "rm -rf /", cwd: "/", reason: null };
+    const declining = await connect();
+    expect(await declining.server.request("item/commandExecution/requestApproval", params)).toEqual({ result: { decision: "decline" } });
+    expect(await declining.server.request("item/fileChange/requestApproval", params)).toEqual({ result: { decision: "decline" } });
+    await declining.client.close();
+
+    const accepting = await connect({}, { approvals: "acceptForSession" });
+    expect(await accepting.server.request("item/commandExecution/requestApproval", params)).toEqual({ result: { decision: "acceptForSession" } });
+    await accepting.client.close();
+
+    const seen: string[] = [];
+    const asking = await connect({}, { approvals: (request) => (seen.push(request.kind), "accept") });
+    expect(await asking.server.request("execCommandApproval", params)).toEqual({ result: { decision: "approved" } });
+    expect(seen).toEqual(["execCommand"]);
+    await asking.client.close();
+  });
+
+  it("refuses a second handler for a method until the first is disposed", async () => {
+    const { server, client } = await connect();
+    const dispose = client.handle("item/tool/requestUserInput", () => ({ answers: {} }));
+    expect(() => client.handle("item/tool/requestUserInput", () => ({ answers: {} }))).toThrow(
+      expect.objectContaining({ code: "HANDLER_ALREADY_REGISTERED" }),
+    );
+    dispose();
+    client.handle("item/tool/requestUserInput", () => ({ answers: { q: { answers: ["yes"] } } }));
+    expect(await server.request("item/tool/requestUserInput", {})).toEqual({ result: { answers: { q: { answers: ["yes"] } } } });
+    await client.close();
+  });
+
+  it("withdraws a pending server request on serverRequest/resolved", async () => {
+    const { server, client } = await connect();
+    let aborted = false;
+    client.handle("item/tool/requestUserInput", (_params, { signal }) => new Promise((resolve) => {
+      signal.addEventListener("abort", () => {
+        aborted = true;
+        resolve({ answers: {} });
+      });
+    }));
+    void server.request("item/tool/requestUserInput", {});
+    await new Promise((r) => setTimeout(r, 5));
+    expect(client.connection.pendingServerRequestCount).toBe(1);
+    server.notify("serverRequest/resolved", { threadId: "t", requestId: 1000 });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(aborted).toBe(true);
+    expect(client.connection.pendingServerRequestCount).toBe(0);
+    await client.close();
+  });
+
+  it("runs a registered dynamic tool on item/tool/call", async () => {
+    const { server, client } = await connect({}, {
+      tools: [{ name: "add", description: "adds", inputSchema: { type: "object" }, handler: (args) => String((args as { a: number; b: number }).a + (args as { a: number; b: number }).b) }],
+    });
+    const reply = await server.request("item/tool/call", { threadId: "t", turnId: "u", callId: "c", tool: "add", namespace: null, arguments: { a: 2, b: 3 } });
+    expect(reply).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "5" }] } });
+    const unknown = await server.request("item/tool/call", { threadId: "t", turnId: "u", callId: "c", tool: "nope", namespace: null, arguments: {} });
+    expect(unknown).toMatchObject({ result: { success: false } });
+    await client.close();
+  });
+});
+
+describe("notifications and framing (fake server)", () => {
+  it("reports a non-JSON line and skips it; later messages still arrive; unknown methods pass through", async () => {
+    const { server, client } = await connect();
+    const diagnostics: string[] = [];
+    client.diagnostics.subscribe((d) => diagnostics.push(d.kind));
+    const unknown = firstValueFrom(client.unknownNotifications());
+    const known = firstValueFrom(client.notifications("thread/name/updated"));
+    server.sendRaw("this is not json\n");
+    server.notify("brandNew/notification", { x: 1 });
+    server.notify("thread/name/updated", { threadId: "t", threadName: "renamed" });
+    expect(await unknown).toEqual({ method: "brandNew/notification", params: { x: 1 } });
+    expect(await known).toEqual({ threadId: "t", threadName: "renamed" });
+    expect(diagnostics).toContain("invalid-json");
+    await client.close();
+  });
+});
+
+describe("turns (fake server)", () => {
+  it("streams text$ whose concatenation is the completed agent message", async () => {
+    const { client } = await connect({ turns: [{ deltas: ["One", " two", " three"] }] });
+    const thread = await client.startThread();
+    const turn = thread.run("hi");
+    const text = firstValueFrom(turn.text$.pipe(toArray()));
+    const done = await turn.completed;
+    expect((await text).join("")).toBe("One two three");
+    expect(done).toMatchObject({ status: "completed", finalText: "One two three", completedBy: "turn/completed" });
+    expect(done.items).toHaveLength(1);
+    await client.close();
+  });
+
+  it("completes a turn whose turn/completed never comes, by reading the idle thread back", async () => {
+    const { server, client } = await connect({ turns: [{ deltas: ["lost", " end"], dropTurnCompleted: true }] });
+    const thread = await client.startThread();
+    const done = await thread.run("hi", { watchdogGraceMs: 20 }).completed;
+    expect(done).toMatchObject({ status: "completed", completedBy: "watchdog", finalText: "lost end" });
+    expect(server.received.some((m) => "method" in m && m.method === "thread/read")).toBe(true);
+    await client.close();
+  });
+
+  it("interrupts: explicitly, on abort, when the last subscriber leaves, and when a for-await loop breaks", async () => {
+    const { server, client } = await connect({ turns: [{ hold: true }, { hold: true }, { hold: true }, { hold: true }] });
+    const thread = await client.startThread();
+
+    const explicit = thread.run("a");
+    await explicit.started;
+    await explicit.interrupt();
+    expect((await explicit.completed).status).toBe("interrupted");
+
+    const controller = new AbortController();
+    const aborted = thread.run("b", { signal: controller.signal });
+    await aborted.started;
+    controller.abort();
+    expect((await aborted.completed).status).toBe("interrupted");
+
+    const unsubscribed = thread.run("c");
+    const subscription = unsubscribed.events$.subscribe();
+    await unsubscribed.started;
+    subscription.unsubscribe();
+    expect((await unsubscribed.completed).status).toBe("interrupted");
+
+    const looped = thread.run("d");
+    for await (const event of looped) {
+      if (event.method === "item/agentMessage/delta") break;
+    }
+    expect((await looped.completed).status).toBe("interrupted");
+    expect(server.received.filter((m) => "method" in m && m.method === "turn/interrupt")).toHaveLength(4);
+    await client.close();
+  });
+
+  it("routes two concurrent turns on two threads without crossing events", async () => {
+    const { client } = await connect({ turns: [{ deltas: ["A1", "A2"] }, { deltas: ["B1", "B2"] }] });
+    const [first, second] = await Promise.all([client.startThread(), client.startThread()]);
+    const turnA = first.run("a");
+    const turnB = second.run("b");
+    const eventsA = firstValueFrom(turnA.events$.pipe(toArray()));
+    const eventsB = firstValueFrom(turnB.events$.pipe(toArray()));
+    const [doneA, doneB] = await Promise.all([turnA.completed, turnB.completed]);
+    expect(doneA.finalText).toBe("A1A2");
+    expect(doneB.finalText).toBe("B1B2");
+    for (const event of await eventsA) expect((event.params as { threadId: string }).threadId).toBe(first.id);
+    for (const event of await eventsB) expect((event.params as { threadId: string }).threadId).toBe(second.id);
+    await client.close();
+  });
+
+  it("rejects the pending request and the running turn with the typed close error when the server dies", async () => {
+    const { server, client } = await connect({ turns: [{ hold: true }] });
+    const thread = await client.startThread();
+    const turn = thread.run("x");
+    await turn.started;
+    const pending = client.requestUntyped("slow/thing", {});
+    const crashedAt = performance.now();
+    server.crash({ signal: "SIGKILL", stderrTail: ["panic: out of cheese"] });
+    const [requestError, turnError] = await Promise.all([pending.catch((e: unknown) => e), turn.completed.catch((e: unknown) => e)]);
+    const elapsed = performance.now() - crashedAt;
+    for (const error of [requestError, turnError]) {
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      expect((error as ConnectionClosedError).close).toMatchObject({ reason: "exit", signal: "SIGKILL", stderrTail: ["panic: out of cheese"] });
+    }
+    expect((requestError as ConnectionClosedError).method).toBe("slow/thing");
+    expect(String((requestError as Error).message)).toContain("SIGKILL");
+    expect(elapsed).toBeLessThan(1000);
+    expect(client.connection.pendingRequestCount).toBe(0);
+    await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
+  });
+
+  it("rejects an aborted request with RequestAbortedError and leaves nothing pending", async () => {
+    const { server, client } = await connect();
+    server.respond("slow/method", () => new Promise(() => {}));
+    const controller = new AbortController();
+    const pending = client.requestUntyped("slow/method", {}, { signal: controller.signal });
+    controller.abort("enough");
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ code: "REQUEST_ABORTED", method: "slow/method", requestId: 2, reason: "enough" });
+    expect(client.connection.pendingRequestCount).toBe(0);
+    await client.close();
+  });
+});
