@@ -8,8 +8,11 @@ export interface TurnItemUpdate {
 
 interface ItemState {
   item: ThreadItem;
-  /** Deltas since `item` was last materialised: joined only when someone looks. */
-  grown: string;
+  /**
+   * Deltas since `item` was last materialised, joined only when someone looks. An array, not
+   * `text += delta`: a rope of a million small strings is a million objects for the GC to trace.
+   */
+  parts: string[];
 }
 
 /**
@@ -28,14 +31,14 @@ export class TurnItemsFold {
     switch (notification.method) {
       case "item/started":
       case "item/completed":
-        this.items.set(notification.params.item.id, { item: notification.params.item, grown: "" });
+        this.items.set(notification.params.item.id, { item: notification.params.item, parts: [] });
         this.lastId = notification.params.item.id;
         return notification.method === "item/started" ? "started" : "completed";
       case "item/agentMessage/delta":
       case "item/commandExecution/outputDelta": {
         const state = this.items.get(notification.params.itemId);
         if (!state) return undefined;
-        state.grown += notification.params.delta;
+        state.parts.push(notification.params.delta);
         this.lastId = notification.params.itemId;
         return "delta";
       }
@@ -51,7 +54,7 @@ export class TurnItemsFold {
 
   /** Records an item's final shape from elsewhere (a turn read back from the server). */
   record(item: ThreadItem): void {
-    this.items.set(item.id, { item, grown: "" });
+    this.items.set(item.id, { item, parts: [] });
   }
 
   /** Every item, in the order it started. */
@@ -72,11 +75,12 @@ export class TurnItemsFold {
   private lastId: string | undefined;
 
   private materialise(state: ItemState): ThreadItem {
-    if (state.grown === "") return state.item;
+    if (state.parts.length === 0) return state.item;
     const item = state.item;
-    if (item.type === "agentMessage") state.item = { ...item, text: item.text + state.grown };
-    else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + state.grown };
-    state.grown = "";
+    const grown = state.parts.join("");
+    if (item.type === "agentMessage") state.item = { ...item, text: item.text + grown };
+    else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
+    state.parts = [];
     return state.item;
   }
 }

@@ -105,9 +105,7 @@ export class NdjsonDecoder {
       }
 
       if (newline === -1) {
-        // A copy (Buffer#slice would be a view): the caller may reuse its chunk, and a short
-        // partial line should not keep a whole 64 KiB chunk alive.
-        this.#pending.push(new Uint8Array(chunk.subarray(start)));
+        this.#pending.push(copyOf(chunk, start, length));
         this.#pendingBytes += length - start;
         break;
       }
@@ -117,7 +115,7 @@ export class NdjsonDecoder {
       try {
         if (this.#pendingBytes === 0) this.#decodeLine(chunk, lineStart, end);
         else {
-          const line = this.#takePending(chunk.subarray(lineStart, end));
+          const line = this.#takePending(chunk, lineStart, end);
           this.#decodeLine(line, 0, line.length);
         }
       } catch (error) {
@@ -132,19 +130,19 @@ export class NdjsonDecoder {
     if (this.#dropping) {
       this.#finishDroppedLine();
     } else if (this.#pendingBytes > 0) {
-      const line = this.#takePending(new Uint8Array(0));
+      const line = this.#takePending(new Uint8Array(0), 0, 0);
       this.#decodeLine(line, 0, line.length);
     }
   }
 
-  #takePending(tail: Uint8Array): Uint8Array {
-    const line = new Uint8Array(this.#pendingBytes + tail.length);
+  #takePending(chunk: Uint8Array, start: number, end: number): Uint8Array {
+    const line = new Uint8Array(this.#pendingBytes + (end - start));
     let offset = 0;
     for (const part of this.#pending) {
       line.set(part, offset);
       offset += part.length;
     }
-    line.set(tail, offset);
+    line.set(chunk.subarray(start, end), offset);
     this.#pending = [];
     this.#pendingBytes = 0;
     return line;
@@ -238,4 +236,13 @@ const encoder = new TextEncoder();
 /** The UTF-8 size of a line that was decoded as part of a larger run (diagnostics only). */
 function utf8Length(text: string): number {
   return encoder.encode(text).length;
+}
+
+/**
+ * A copy of `bytes[start, end)` made without a view in between (a Node Buffer's subarray is itself
+ * an allocation): the caller may reuse its chunk, and a short partial line should not keep a whole
+ * 64 KiB chunk alive.
+ */
+function copyOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes, start, end);
 }
