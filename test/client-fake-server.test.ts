@@ -31,6 +31,26 @@ describe("handshake and requests (fake server)", () => {
     expect(client.state$.value).toBe("closed");
   });
 
+  it("asks the server not to send opted-out notifications", async () => {
+    const { server, client } = await connect({}, { optOutNotificationMethods: ["item/reasoning/textDelta"] });
+    expect(server.received[0]).toMatchObject({ params: { capabilities: { optOutNotificationMethods: ["item/reasoning/textDelta"] } } });
+    await client.close();
+  });
+
+  it("validates with the generated validators when asked: a bad result rejects, a bad notification is reported and still delivered", async () => {
+    const { server, client } = await connect({}, { validate: true });
+    server.respond("thread/list", () => ({ result: { data: "not a list" } }));
+    const error = await client.request("thread/list", {}).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "VALIDATION_FAILED", method: "thread/list", part: "result" });
+    const reported: string[] = [];
+    client.diagnostics.subscribe((d) => reported.push(`${d.kind}: ${d.message}`));
+    const delivered = firstValueFrom(client.notifications("thread/name/updated"));
+    server.notify("thread/name/updated", { threadId: 42 });
+    expect(await delivered).toEqual({ threadId: 42 });
+    expect(reported).toEqual([expect.stringMatching(/^validation-failed: thread\/name\/updated params does not match/)]);
+    await client.close();
+  });
+
   it("retries -32001 with backoff, then succeeds", async () => {
     const { server, client } = await connect({ overload: { "thread/start": 2 } });
     const thread = await client.startThread();
@@ -159,6 +179,26 @@ describe("turns (fake server)", () => {
     expect((await text).join("")).toBe("One two three");
     expect(done).toMatchObject({ status: "completed", finalText: "One two three", completedBy: "turn/completed" });
     expect(done.items).toHaveLength(1);
+    await client.close();
+  });
+
+  it("keeps a turn's events that arrive before the turn/start reply", async () => {
+    const { server, client } = await connect();
+    const thread = await client.startThread();
+    server.respond("turn/start", () => {
+      const turn = { id: "early-turn", status: "inProgress", items: [], error: null, startedAt: null, completedAt: null, durationMs: null, itemsView: "notLoaded", rootTurnId: null };
+      const item = { type: "agentMessage", id: "m1", text: "", phase: null, memoryCitation: null };
+      server.notify("turn/started", { threadId: thread.id, turn });
+      server.notify("item/started", { threadId: thread.id, turnId: "early-turn", item, startedAtMs: 0 });
+      server.notify("item/agentMessage/delta", { threadId: thread.id, turnId: "early-turn", itemId: "m1", delta: "before the reply" });
+      setTimeout(() => server.notify("turn/completed", { threadId: thread.id, turn: { ...turn, status: "completed" } }), 5);
+      return { result: { turn } };
+    });
+    const turn = thread.run("early");
+    const text = firstValueFrom(turn.text$.pipe(toArray()));
+    const done = await turn.completed;
+    expect(await text).toEqual(["before the reply"]);
+    expect(done).toMatchObject({ id: "early-turn", status: "completed", finalText: "before the reply" });
     await client.close();
   });
 

@@ -145,9 +145,11 @@ export class FakeAppServer {
       this.send({ id, error: { code: -32001, message: "Server overloaded; retry later." } });
       return;
     }
+    const custom = this.responders.has(method);
     void Promise.resolve(this.answer(method, record.params)).then((reply) => {
       this.send({ id, ...reply } as JsonRpcMessage);
-      if (method === "turn/start" && "result" in reply) this.playTurn(reply.result as { turn: Turn }, record.params as { threadId: string });
+      // A custom turn/start responder plays its own turn.
+      if (method === "turn/start" && !custom && "result" in reply) this.playTurn(reply.result as { turn: Turn }, record.params as { threadId: string });
     });
   }
 
