@@ -35,6 +35,8 @@ export interface NdjsonTransportOptions {
   readonly maxLineBytes?: number;
   /** A faster UTF-8 decoder for the runtime (see NdjsonDecoderOptions.decodeUtf8). */
   readonly decodeUtf8?: NdjsonDecoderOptions["decodeUtf8"];
+  /** A cheap ASCII check for the runtime (see NdjsonDecoderOptions.isAscii). */
+  readonly isAscii?: NdjsonDecoderOptions["isAscii"];
   /**
    * After the input ends, how long to wait for `ended` before closing with reason "eof"; after
    * `ended`, how long to wait for the input to drain. Default 1000 ms.
@@ -104,6 +106,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
     this.#decoder = new NdjsonDecoder({
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: options.decodeUtf8,
+      isAscii: options.isAscii,
       onMessage: (message) => this.#deliver(message),
       onDiagnostic: (diagnostic) => this.#diagnostics.next(diagnostic),
     });

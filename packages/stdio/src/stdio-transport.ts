@@ -86,6 +86,7 @@ export class StdioTransport implements Transport {
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: decodeUtf8WithBuffer,
+      isAscii: isAsciiRun,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
@@ -198,12 +199,19 @@ function describeSpawnError(command: string, cwd: string | undefined, error: Err
 }
 
 /**
- * Node's own slicers: no view object per line. An ASCII run (most of the protocol) is copied as
- * Latin-1, which skips UTF-8 decoding altogether; `isAscii` checks a 64 KiB run in microseconds.
+ * Node's own slicers, with no view object per line; a long ASCII run (most of the protocol) is
+ * copied as Latin-1, which skips UTF-8 decoding. `isAscii` checks a 64 KiB run in microseconds;
+ * for a single short line the check would cost more than it saves.
  */
 const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
 const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
+const LONG_RUN_BYTES = 4096;
+
+function isAsciiRun(bytes: Uint8Array, start: number, end: number): boolean {
+  return isAscii(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
+}
+
 function decodeUtf8WithBuffer(bytes: Uint8Array, start: number, end: number): string {
-  const run = new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
-  return isAscii(run) ? latin1Slice.call(bytes, start, end) : utf8Slice.call(bytes, start, end);
+  if (end - start >= LONG_RUN_BYTES && isAsciiRun(bytes, start, end)) return latin1Slice.call(bytes, start, end);
+  return utf8Slice.call(bytes, start, end);
 }

@@ -21,6 +21,11 @@ export interface NdjsonDecoderOptions {
    * which needs no view per line and is what makes short lines cheap).
    */
   readonly decodeUtf8?: (bytes: Uint8Array, start: number, end: number) => string;
+  /**
+   * Whether `bytes[start, end)` is all ASCII, if the runtime can tell cheaply (Node: `isAscii`).
+   * Without it the decoder decodes a run first and looks at the result.
+   */
+  readonly isAscii?: (bytes: Uint8Array, start: number, end: number) => boolean;
 }
 
 /**
@@ -37,6 +42,7 @@ export class NdjsonDecoder {
   readonly #onMessage: (message: JsonRpcMessage) => void;
   readonly #onDiagnostic: (diagnostic: TransportDiagnostic) => void;
   readonly #decodeUtf8: (bytes: Uint8Array, start: number, end: number) => string;
+  readonly #isAscii: ((bytes: Uint8Array, start: number, end: number) => boolean) | undefined;
 
   /** The start of the current line, when it began in an earlier chunk. */
   #pending: Uint8Array[] = [];
@@ -50,6 +56,7 @@ export class NdjsonDecoder {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#onMessage = options.onMessage;
     this.#onDiagnostic = options.onDiagnostic ?? (() => {});
+    this.#isAscii = options.isAscii;
     const textDecoder = new TextDecoder();
     this.#decodeUtf8 = options.decodeUtf8 ?? ((bytes, start, end) => textDecoder.decode(viewOf(bytes, start, end)));
   }
@@ -71,8 +78,10 @@ export class NdjsonDecoder {
         if (lastNewline > start && lastNewline - start <= this.#maxLineBytes) {
           // Every complete line left in the chunk, decoded in one call and split as a string: one
           // decode per chunk instead of one per line (short lines are mostly call overhead). Each
-          // line is still parsed on its own, so one bad line never affects another.
-          const error = this.#decodeLines(this.#decodeUtf8(chunk, start, lastNewline));
+          // line is still parsed on its own, so one bad line never affects another. A run with a
+          // non-ASCII byte would decode to a two-byte string and make every line of it slower to
+          // parse: such a run is decoded line by line, so its ASCII lines stay one-byte strings.
+          const error = this.#decodeRun(chunk, start, lastNewline);
           if (error) callbackError ??= error;
           start = lastNewline + 1;
           continue;
@@ -154,6 +163,30 @@ export class NdjsonDecoder {
     this.#droppedBytes = 0;
     this.#droppedEndsWithCr = false;
     this.#reportOversize(bytes);
+  }
+
+  /** Decodes the complete lines of `chunk[start, end)`; returns the first callback error. */
+  #decodeRun(chunk: Uint8Array, start: number, end: number): { error: unknown } | undefined {
+    if (this.#isAscii?.(chunk, start, end) === false) return this.#decodeEachLine(chunk, start, end);
+    const text = this.#decodeUtf8(chunk, start, end);
+    // UTF-16 length equals UTF-8 length exactly when every byte is ASCII.
+    return text.length === end - start ? this.#decodeLines(text) : this.#decodeEachLine(chunk, start, end);
+  }
+
+  /** Decodes and parses each line of `chunk[start, end)` on its own; returns the first callback error. */
+  #decodeEachLine(chunk: Uint8Array, start: number, end: number): { error: unknown } | undefined {
+    let callbackError: { error: unknown } | undefined;
+    while (start <= end) {
+      const newline = chunk.indexOf(LF, start);
+      const stop = newline === -1 || newline > end ? end : newline;
+      try {
+        this.#decodeLine(chunk, start, stop);
+      } catch (error) {
+        callbackError ??= { error };
+      }
+      start = stop + 1;
+    }
+    return callbackError;
   }
 
   /** Parses each `\n`-separated line of `text` (none longer than the limit); returns the first callback error. */
