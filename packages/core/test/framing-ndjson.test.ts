@@ -113,6 +113,21 @@ describe("NdjsonDecoder", () => {
     expect(decode(oneByteChunks).events).toEqual(whole);
   });
 
+  it("gives the same result whichever way a run is decoded: whole, line by line (non-ASCII), with or without an ASCII check", () => {
+    const asciiOnly = MIXED_STREAM.replace(/[^\x00-\x7f]/g, "?");
+    const isAscii = (bytes: Uint8Array, start: number, end: number) => bytes.subarray(start, end).every((byte) => byte < 0x80);
+    let checks = 0;
+    const counting = (bytes: Uint8Array, start: number, end: number) => (checks++, isAscii(bytes, start, end));
+    for (const stream of [MIXED_STREAM, asciiOnly]) {
+      const bytes = bytesOf(stream.repeat(3));
+      const plain = decode([bytes]).events;
+      expect(decode([bytes], { isAscii: counting }).events).toEqual(plain);
+      const random = randomSource(7);
+      for (let run = 0; run < 50; run++) expect(decode(randomSplit(bytes, random, 20), { isAscii }).events).toEqual(plain);
+    }
+    expect(checks).toBeGreaterThan(0);
+  });
+
   it("handles a 4-byte character split into four chunks", () => {
     const bytes = bytesOf('{"e":"😀"}\n');
     const start = bytes.indexOf(0xf0);
