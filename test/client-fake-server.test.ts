@@ -69,6 +69,17 @@ describe("handshake and requests (fake server)", () => {
     await client.close();
   });
 
+  it("ends a request waiting out an overload backoff when the connection closes, at once", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 100 } }, { overloadRetry: { maxRetries: 5, initialDelayMs: 10_000, maxDelayMs: 10_000 } });
+    const pending = client.startThread().catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    const crashedAt = performance.now();
+    server.crash();
+    const error = await pending;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(performance.now() - crashedAt).toBeLessThan(1000);
+  });
+
   it("times out a request the server never answers, with the method and timeout in the error", async () => {
     const stalled = new FakeAppServer({ stalled: true });
     const error = await CodexClient.connect(stalled.transport, { requestTimeoutMs: 30 }).catch((e: unknown) => e);

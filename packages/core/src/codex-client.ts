@@ -107,13 +107,9 @@ export class CodexClient {
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
       this.handle(method as ServerRequestMethod, handler as ServerRequestHandlerFor<ServerRequestMethod>);
     }
-    this.connection.notifications.subscribe({
-      complete: () => {
-        this.typedNotifications.complete();
-        this.untypedNotifications.complete();
-      },
-    });
     this.closed = this.connection.closed.then((info) => {
+      this.typedNotifications.complete();
+      this.untypedNotifications.complete();
       const error = new ConnectionClosedError(info);
       for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
       this.threadListeners.clear();

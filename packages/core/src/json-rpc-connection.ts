@@ -94,6 +94,8 @@ export class JsonRpcConnection {
   private readonly diagnosticSubject = new Subject<ConnectionDiagnostic>();
   private readonly pending = new Map<RequestId, PendingRequest>();
   private readonly serverRequests = new Map<string, AbortController>();
+  /** Requests waiting out an overload backoff: stopped when the connection closes. */
+  private readonly backoffs = new Set<(error: unknown) => void>();
   private readonly requestTimeoutMs: number;
   private readonly retry: OverloadRetryOptions;
   private readonly subscriptions: Subscription[] = [];
@@ -196,17 +198,23 @@ export class JsonRpcConnection {
     });
   }
 
+  /** The backoff before a retry; ends early (rejecting) on abort or when the connection closes. */
   private sleep(ms: number, method: string, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
-      const onAbort = () => {
+      const stop = (error: unknown) => {
         clearTimeout(timer);
-        reject(new RequestAbortedError(method, undefined, signal?.reason));
+        signal?.removeEventListener("abort", onAbort);
+        this.backoffs.delete(stop);
+        reject(error);
       };
+      const onAbort = () => stop(new RequestAbortedError(method, undefined, signal?.reason));
       const timer = setTimeout(() => {
         signal?.removeEventListener("abort", onAbort);
+        this.backoffs.delete(stop);
         resolve();
       }, ms);
       signal?.addEventListener("abort", onAbort, { once: true });
+      this.backoffs.add(stop);
     });
   }
 
@@ -314,6 +322,7 @@ export class JsonRpcConnection {
     for (const pending of [...this.pending.values()]) {
       pending.reject(new ConnectionClosedError(info, { method: pending.method, id: pending.id }));
     }
+    for (const stop of [...this.backoffs]) stop(new ConnectionClosedError(info));
     for (const controller of this.serverRequests.values()) controller.abort(new ConnectionClosedError(info));
     this.serverRequests.clear();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
