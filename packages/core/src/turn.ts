@@ -93,7 +93,9 @@ export class Turn implements AsyncIterable<ServerNotification> {
       notification: (notification) => this.route(notification),
       closed: (error) => this.fail(error),
     });
-    this.started = client.request("turn/start", { ...options.params, threadId, input }, { signal: options.signal }).then(
+    // Not aborted by the signal: a turn/start the server may already have acted on must be answered
+    // with turn/interrupt once its id is known (the abort handler below waits for it).
+    this.started = client.request("turn/start", { ...options.params, threadId, input }).then(
       (response) => {
         this.turnId = response.turn.id;
         const early = this.early ?? [];
