@@ -287,6 +287,25 @@ describe("turns (fake server)", () => {
     await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
+  it("leaves no listener, pending request or subscription behind after 500 turns run, subscribed and unsubscribed", async () => {
+    const { client } = await connect({ turns: Array.from({ length: 500 }, (_, i) => (i % 2 ? { hold: true } : { deltas: ["x"] })) });
+    const thread = await client.startThread();
+    for (let i = 0; i < 500; i++) {
+      const turn = thread.run(`turn ${i}`);
+      const subscription = turn.text$.subscribe();
+      if (i % 2) {
+        await turn.started;
+        subscription.unsubscribe(); // a held turn: leaving interrupts it
+      }
+      await turn.completed;
+      subscription.unsubscribe();
+    }
+    expect(client.threadListenerCount).toBe(0);
+    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(client.connection.pendingServerRequestCount).toBe(0);
+    await client.close();
+  });
+
   it("rejects an aborted request with RequestAbortedError and leaves nothing pending", async () => {
     const { server, client } = await connect();
     server.respond("slow/method", () => new Promise(() => {}));
