@@ -193,6 +193,23 @@ describe("turns (fake server)", () => {
     await client.close();
   });
 
+  it("keeps a method this version does not know out of a turn's typed events, whoever else listens", async () => {
+    for (const otherSubscriber of [false, true]) {
+      const { server, client } = await connect({ turns: [{ deltas: ["a"] }] });
+      if (otherSubscriber) client.notifications().subscribe();
+      const unknown = firstValueFrom(client.unknownNotifications());
+      const thread = await client.startThread();
+      const turn = thread.run("x");
+      const methods = firstValueFrom(turn.events$.pipe(toArray()));
+      const turnId = await turn.started;
+      server.notify("brandNew/thing", { threadId: thread.id, turnId });
+      await turn.completed;
+      expect((await methods).map((e) => e.method)).not.toContain("brandNew/thing");
+      expect(await unknown).toMatchObject({ method: "brandNew/thing" });
+      await client.close();
+    }
+  });
+
   it("keeps a turn's events that arrive before the turn/start reply", async () => {
     const { server, client } = await connect();
     const thread = await client.startThread();

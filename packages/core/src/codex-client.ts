@@ -215,15 +215,14 @@ export class CodexClient {
       const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
       this.connection.withdrawServerRequest(params.requestId);
     }
-    // Sorting known from unknown methods costs a lookup per message: only for someone who needs it.
-    if (this.typedNotifications.observed || this.untypedNotifications.observed || this.validators) {
-      if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
-        this.untypedNotifications.next(notification);
-        return;
-      }
-      this.validate(notification);
-      this.typedNotifications.next(notification as ServerNotification);
+    // A method this version does not know goes to unknownNotifications() only, never to the typed
+    // streams or a turn's events: they promise ServerNotification.
+    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
+      this.untypedNotifications.next(notification);
+      return;
     }
+    if (this.validators) this.validate(notification);
+    this.typedNotifications.next(notification as ServerNotification);
     const threadId = threadIdOf(notification.params);
     const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
     if (listeners) for (const listener of listeners) listener.notification(notification as ServerNotification);

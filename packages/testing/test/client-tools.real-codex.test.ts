@@ -31,12 +31,12 @@ describe("client-side tools against the real codex app-server", () => {
   async function runToolTurn(spec: DynamicToolSpec, call: ReturnType<typeof reply.toolCall>) {
     codex = await OfflineCodex.start({ script: [call, reply.text("It is sunny.")] });
     const calls: DynamicToolCallParams[] = [];
-    codex.client.onServerRequest("item/tool/call", (params) => {
+    codex.client.handle("item/tool/call", (params) => {
       calls.push(params);
       return { success: true, contentItems: [{ type: "inputText", text: "sunny, 21 °C" }] };
     });
-    const threadId = await codex.startThread({ dynamicTools: [spec] });
-    const run = await codex.runTurn(threadId, "weather in Paris?");
+    const thread = await codex.startThread({ dynamicTools: [spec] });
+    const run = await codex.runTurn(thread, "weather in Paris?");
     return { codex, calls, run };
   }
 
@@ -84,13 +84,13 @@ describe("client-side tools against the real codex app-server", () => {
       ...(options.features === undefined ? {} : { home: { features: options.features } }),
     });
     const asked: ToolRequestUserInputParams[] = [];
-    codex.client.onServerRequest("item/tool/requestUserInput", (params) => {
+    codex.client.handle("item/tool/requestUserInput", (params) => {
       asked.push(params);
       return { answers: { colour: { answers: ["Blue"] } } };
     });
-    const threadId = await codex.startThread();
+    const thread = await codex.startThread();
     const run = await codex.runTurn(
-      threadId,
+      thread,
       "pick a colour",
       options.plan ? { collaborationMode: { mode: "plan", settings: { model: "mock-model" } } } : {},
     );

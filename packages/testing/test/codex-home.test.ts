@@ -82,8 +82,8 @@ describe("createCodexHome with the real codex app-server", () => {
       script: [reply.text("ok")],
       env: { OPENAI_API_KEY: "sk-must-not-leak", CODEX_API_KEY: "sk-must-not-leak-either" },
     });
-    const threadId = await codex.startThread();
-    const { turn } = await codex.runTurn(threadId, "hi");
+    const thread = await codex.startThread();
+    const { turn } = await codex.runTurn(thread, "hi");
     expect(turn.status).toBe("completed");
     const [request] = codex.provider.requests;
     expect(request?.headers["authorization"]).toBeUndefined();

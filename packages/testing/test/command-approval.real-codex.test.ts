@@ -17,12 +17,12 @@ async function runApprovalTurn(decision: CommandExecutionApprovalDecision) {
   });
   const codex = await OfflineCodex.start({ script: [call, reply.text("Done.")] });
   const approvals: unknown[] = [];
-  codex.client.onServerRequest("item/commandExecution/requestApproval", (params) => {
+  codex.client.handle("item/commandExecution/requestApproval", (params) => {
     approvals.push(params);
     return { decision };
   });
-  const threadId = await codex.startThread({ approvalPolicy: "untrusted" });
-  const run = await codex.runTurn(threadId, "make the marker");
+  const thread = await codex.startThread({ approvalPolicy: "untrusted" });
+  const run = await codex.runTurn(thread, "make the marker");
   return { codex, call, approvals, run, marker: join(codex.workspace, "marker.txt") };
 }
 
@@ -84,10 +84,10 @@ describe("exec_command approval against the real codex app-server", () => {
   it("a message and a call in one response; approvalPolicy never runs the command without asking", async () => {
     const call = reply.execCommand({ cmd: "echo no-questions-asked" });
     codex = await OfflineCodex.start({ script: [reply.combined(reply.text("Let me check."), call), reply.text("Done.")] });
-    const threadId = await codex.startThread({ approvalPolicy: "never" });
-    const run = await codex.runTurn(threadId, "check");
+    const thread = await codex.startThread({ approvalPolicy: "never" });
+    const run = await codex.runTurn(thread, "check");
 
-    expect(codex.client.serverRequests).toEqual([]);
+    expect(codex.serverRequests).toEqual([]);
     const completedTypes = run.notifications.flatMap((n) => (n.method === "item/completed" ? [n.params.item.type] : []));
     expect(completedTypes).toEqual(["userMessage", "agentMessage", "commandExecution", "agentMessage"]);
     expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toEqual(expect.stringContaining("no-questions-asked"));

@@ -21,8 +21,8 @@ describe("provider failures against the real codex app-server", () => {
 
   async function runFailingTurn(script: readonly ScriptedReply[]): Promise<TurnRun> {
     codex = await OfflineCodex.start({ script });
-    const threadId = await codex.startThread();
-    return codex.runTurn(threadId, "hello?");
+    const thread = await codex.startThread();
+    return codex.runTurn(thread, "hello?");
   }
 
   function expectFailedWith(run: TurnRun, error: { message: unknown; codexErrorInfo: unknown }): void {
@@ -90,24 +90,26 @@ describe("provider failures against the real codex app-server", () => {
 
   it("hang: the turn stays in progress until turn/interrupt, which ends it as interrupted", async () => {
     codex = await OfflineCodex.start({ script: [reply.hang()] });
-    const threadId = await codex.startThread();
-    const { turn } = await codex.client.request("turn/start", { threadId, input: [{ type: "text", text: "wait", text_elements: [] }] });
+    const thread = await codex.startThread();
+    const errors: unknown[] = [];
+    codex.client.notifications("error").subscribe((params) => errors.push(params));
+    const turn = thread.run("wait");
     await codex.provider.waitForRequests(1);
-    await codex.client.request("turn/interrupt", { threadId, turnId: turn.id });
-    const completed = await codex.client.waitForNotification("turn/completed", (p) => p.turn.id === turn.id);
-    expect(completed.params.turn.status).toBe("interrupted");
-    expect(codex.client.notificationsOf("error")).toEqual([]);
+    await turn.interrupt();
+    const completed = await turn.completed;
+    expect(completed.turn.status).toBe("interrupted");
+    expect(errors).toEqual([]);
   });
 
   it("hang: closing the provider ends the hanging stream and the turn fails", async () => {
     codex = await OfflineCodex.start({ script: [reply.hang()] });
-    const threadId = await codex.startThread();
-    const { turn } = await codex.client.request("turn/start", { threadId, input: [{ type: "text", text: "wait", text_elements: [] }] });
+    const thread = await codex.startThread();
+    const turn = thread.run("wait");
     await codex.provider.waitForRequests(1);
     await codex.provider.close();
-    const completed = await codex.client.waitForNotification("turn/completed", (p) => p.turn.id === turn.id);
+    const completed = await turn.completed;
     // No response headers were sent, so codex reports it as a failed request.
-    expect(completed.params.turn).toEqual(
+    expect(completed.turn).toEqual(
       expect.objectContaining({
         status: "failed",
         error: expect.objectContaining({

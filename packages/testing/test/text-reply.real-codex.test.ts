@@ -14,8 +14,8 @@ describe("text reply against the real codex app-server", () => {
 
   it("streams a text in 3 deltas whose concatenation is the final agentMessage text", async () => {
     codex = await OfflineCodex.start({ script: [reply.text("Hello from the mock model", { chunks: 3 })] });
-    const threadId = await codex.startThread();
-    const { turn, notifications } = await codex.runTurn(threadId, "say hello");
+    const thread = await codex.startThread();
+    const { turn, notifications } = await codex.runTurn(thread, "say hello");
 
     expect(turn.status).toBe("completed");
     const deltas = notifications.flatMap((n) => (n.method === "item/agentMessage/delta" ? [n] : []));
@@ -36,9 +36,9 @@ describe("text reply against the real codex app-server", () => {
       script: [reply.text("first"), reply.text("second")],
       home: { model: "gpt-mock-7" },
     });
-    const threadId = await codex.startThread();
-    await codex.runTurn(threadId, "what is 6 times 7?");
-    await codex.runTurn(threadId, "and 6 times 8?");
+    const thread = await codex.startThread();
+    await codex.runTurn(thread, "what is 6 times 7?");
+    await codex.runTurn(thread, "and 6 times 8?");
 
     const [first, second] = codex.provider.requests;
     expect(codex.provider.requests).toHaveLength(2);

@@ -1,22 +1,26 @@
-// One real `codex app-server` wired to a fresh MockResponsesProvider and CODEX_HOME, plus the
-// two steps every test repeats: start a thread, run a turn to its `turn/completed`.
+// One real `codex app-server`, spawned by @codex-rpc/stdio and driven by the product client
+// (@codex-rpc/core, experimental API on), wired to a fresh MockResponsesProvider and CODEX_HOME;
+// plus the two steps every test repeats: start a thread, run a turn to its end.
 
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ThreadStartParams, Turn, TurnStartParams } from "@codex-rpc/protocol/experimental";
-// Imports the modules, not the package index: the index also exports FakeAppServer, which needs
-// @codex-rpc/core built, and these tests should not.
+import { fileURLToPath } from "node:url";
+import { firstValueFrom, tap, toArray } from "rxjs";
+import { CodexClient, type CompletedTurn, type JsonRpcRequest, type Thread, type Transport, type TurnOptions } from "@codex-rpc/core";
+import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
+import type * as Experimental from "@codex-rpc/protocol/experimental";
+import { findCodexBinary, spawnCodexAppServer } from "@codex-rpc/stdio";
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from "../../src/codex-home.js";
 import { MockResponsesProvider } from "../../src/mock-responses-provider.js";
 import type { ScriptedReply } from "../../src/scripted-reply.js";
-import { AppServerClient, type ReceivedNotification } from "./app-server-client.js";
 
-export interface TurnRun {
-  /** The turn as `turn/completed` reported it. */
-  readonly turn: Turn;
-  /** Every notification that names this turn, in arrival order. */
-  readonly notifications: readonly ReceivedNotification[];
+export interface TurnRun extends CompletedTurn {
+  /** Every notification of this turn (`turn.events$`), in arrival order. */
+  readonly notifications: readonly ServerNotification[];
 }
+
+/** `turn/start` params beyond the input; experimental ones (collaborationMode) included. */
+export type TurnParams = Omit<Experimental.TurnStartParams, "threadId" | "input">;
 
 export interface OfflineCodexOptions {
   readonly script?: readonly ScriptedReply[];
@@ -25,33 +29,49 @@ export interface OfflineCodexOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-function turnIdOf(notification: ReceivedNotification): string | undefined {
-  const params = notification.params as { turnId?: unknown; turn?: { id?: unknown } } | undefined;
-  if (typeof params?.turnId === "string") return params.turnId;
-  return typeof params?.turn?.id === "string" ? params.turn.id : undefined;
+/**
+ * The codex this package pins (its `@openai/codex` devDependency), whatever CODEX_BIN or PATH say:
+ * the tests assert 0.169.0's exact behaviour.
+ */
+function pinnedCodex(): string {
+  return findCodexBinary({ env: {}, packageSearchFrom: [fileURLToPath(new URL("../..", import.meta.url))] });
 }
 
 export class OfflineCodex {
+  /** Every server→client request the client received (whoever answered it), in arrival order. */
+  readonly serverRequests: JsonRpcRequest[] = [];
+
   private constructor(
     readonly provider: MockResponsesProvider,
     readonly home: CodexHome,
-    readonly client: AppServerClient,
     /** The thread cwd: a `workspace` folder inside the temporary CODEX_HOME. */
     readonly workspace: string,
   ) {}
+
+  #client: CodexClient | undefined;
+
+  get client(): CodexClient {
+    if (this.#client === undefined) throw new Error("OfflineCodex is not connected");
+    return this.#client;
+  }
 
   static async start(options: OfflineCodexOptions = {}): Promise<OfflineCodex> {
     const provider = await MockResponsesProvider.start({ script: options.script ?? [] });
     const home = await createCodexHome({ ...options.home, provider });
     const workspace = join(home.dir, "workspace");
-    await mkdir(workspace);
-    const client = new AppServerClient({
-      cwd: workspace,
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env },
-    });
-    const codex = new OfflineCodex(provider, home, client, workspace);
+    const codex = new OfflineCodex(provider, home, workspace);
     try {
-      await client.initialize();
+      await mkdir(workspace);
+      const transport = await spawnCodexAppServer({
+        codexPath: pinnedCodex(),
+        cwd: workspace,
+        env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env },
+      });
+      codex.#client = await CodexClient.connect(codex.#recording(transport), {
+        clientInfo: { name: "codex_rpc_testing", title: "codex-rpc testing", version: "0.0.0" },
+        // For dynamicTools on thread/start and collaborationMode on turn/start.
+        experimentalApi: true,
+      });
     } catch (error) {
       await codex.dispose();
       throw error;
@@ -59,27 +79,39 @@ export class OfflineCodex {
     return codex;
   }
 
-  async startThread(params: Partial<ThreadStartParams> = {}): Promise<string> {
-    const { thread } = await this.client.request("thread/start", { cwd: this.workspace, approvalPolicy: "never", ...params });
-    return thread.id;
+  /** Starts a thread in the workspace, approvalPolicy "never" unless said otherwise. */
+  startThread(params: Experimental.ThreadStartParams = {}): Promise<Thread> {
+    // Core is typed by the stable protocol; experimental params (dynamicTools) pass through as is.
+    return this.client.startThread({ cwd: this.workspace, approvalPolicy: "never", ...params } as ThreadStartParams);
   }
 
-  async runTurn(threadId: string, text: string, params: Partial<TurnStartParams> = {}): Promise<TurnRun> {
-    const { turn } = await this.client.request("turn/start", {
-      threadId,
-      input: [{ type: "text", text, text_elements: [] }],
-      ...params,
-    });
-    const completed = await this.client.waitForNotification("turn/completed", (p) => p.turn.id === turn.id);
-    return {
-      turn: completed.params.turn,
-      notifications: this.client.notifications.filter((notification) => turnIdOf(notification) === turn.id),
-    };
+  /** Runs one turn to its end and collects its notifications. */
+  async runTurn(thread: Thread, text: string, params: TurnParams = {}): Promise<TurnRun> {
+    const turn = thread.run(text, { params: params as TurnOptions["params"] });
+    // Subscribed in the tick run() returns: no event of the turn is missed.
+    const notifications = firstValueFrom(turn.events$.pipe(toArray()));
+    const completed = await turn.completed;
+    return { ...completed, notifications: await notifications };
   }
 
   async dispose(): Promise<void> {
-    await this.client.close();
+    await this.#client?.close();
     await this.provider.close();
     await this.home.cleanup();
+  }
+
+  /** The transport, with every server request it delivers recorded in `serverRequests`. */
+  #recording(transport: Transport): Transport {
+    return {
+      messages: transport.messages.pipe(
+        tap((message) => {
+          if ("method" in message && "id" in message) this.serverRequests.push(message);
+        }),
+      ),
+      diagnostics: transport.diagnostics,
+      send: (message) => transport.send(message),
+      close: () => transport.close(),
+      closed: transport.closed,
+    };
   }
 }
