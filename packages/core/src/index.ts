@@ -49,3 +49,4 @@ export {
   type NdjsonTransportOptions,
 } from "./ndjson-transport.js";
 export { redactSecrets } from "./redact-secrets.js";
+export { streamWriter } from "./stream-writer.js";

@@ -332,3 +332,34 @@ describe("createNdjsonTransport", () => {
     });
   });
 });
+
+describe("over a pair of web streams", () => {
+  it("reads messages from a ReadableStream and writes ordered lines to a WritableStream", async () => {
+    const { createNdjsonTransport, encodeNdjsonLine, streamWriter, NdjsonDecoder } = await import("../src/index.js");
+    const written: unknown[] = [];
+    const decoder = new NdjsonDecoder({ onMessage: (message) => written.push(message) });
+    const output = new WritableStream<Uint8Array>({
+      // A slow sink: writes must still land in send order.
+      write: (chunk) => new Promise<void>((resolve) => setTimeout(() => (decoder.push(chunk), resolve()), Math.random() * 3)),
+    });
+    let push!: ReadableStreamDefaultController<Uint8Array>;
+    const input = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
+    let endWith!: (info: { reason: "closed" }) => void;
+    const ended = new Promise<{ reason: "closed" }>((resolve) => (endWith = resolve));
+    const transport = createNdjsonTransport({
+      input,
+      write: streamWriter(output),
+      shutdown: async () => (push.close(), endWith({ reason: "closed" }), ended),
+      ended,
+    });
+    const received: unknown[] = [];
+    transport.messages.subscribe((message) => received.push(message));
+    push.enqueue(encodeNdjsonLine({ method: "a", params: { n: 1 } }));
+    push.enqueue(encodeNdjsonLine({ method: "b", params: { n: 2 } }));
+    await Promise.all(Array.from({ length: 20 }, (_, id) => transport.send({ id, method: "m" })));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(received).toEqual([{ method: "a", params: { n: 1 } }, { method: "b", params: { n: 2 } }]);
+    expect(written).toEqual(Array.from({ length: 20 }, (_, id) => ({ id, method: "m" })));
+    await transport.close();
+  });
+});
