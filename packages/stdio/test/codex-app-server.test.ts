@@ -7,6 +7,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnCodexAppServer, type StdioTransport } from "../src/index.js";
+import { isRunning } from "./support/is-running.js";
 
 let codexHome: string;
 const started: StdioTransport[] = [];
@@ -26,14 +27,6 @@ async function startServer(env: Record<string, string | undefined> = { ...proces
   return transport;
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const initialize = {
   id: 1,

@@ -6,6 +6,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { StdioTransport, type StdioTransportOptions } from "../src/stdio-transport.js";
+import { isRunning } from "./support/is-running.js";
 
 const transports: StdioTransport[] = [];
 const strayPids: number[] = [];
@@ -23,14 +24,6 @@ function killQuietly(pid: number): void {
   }
 }
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Runs `script` (CommonJS) in a Node child with piped stdio, wrapped in a StdioTransport. */
 function fakeServer(script: string, options: StdioTransportOptions = {}): StdioTransport {
