@@ -1,4 +1,4 @@
-import { Observable, ReplaySubject, Subject, type Subscriber, type TeardownLogic } from "rxjs";
+import { Observable, ReplaySubject, type Subscriber, type TeardownLogic } from "rxjs";
 import { ConnectionClosedError, type TransportCloseInfo } from "./errors.js";
 import { NdjsonDecoder, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 import { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
