@@ -145,6 +145,27 @@ describe("the client against the real codex app-server (offline)", () => {
     expect(done.status).toBe("interrupted");
   });
 
+  it("interrupts a turn when its signal aborts, and when a for-await loop breaks", async () => {
+    const { client, workspace, provider } = await startSession([reply.hang(), reply.text("one two three four", { chunks: 4 }), reply.hang()]);
+    const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
+    const controller = new AbortController();
+    const aborted = thread.run("Wait.", { signal: controller.signal });
+    await provider.waitForRequests(1);
+    controller.abort();
+    expect((await aborted.completed).status).toBe("interrupted");
+
+    // The second turn streams text and ends; a loop over the third breaks as soon as it starts.
+    await thread.run("Count.").completed;
+    const looped = thread.run("Wait again.");
+    const seen: string[] = [];
+    for await (const event of looped) {
+      seen.push(event.method);
+      if (event.method === "turn/started") break;
+    }
+    expect(seen).toContain("turn/started");
+    expect((await looped.completed).status).toBe("interrupted");
+  });
+
   it("runs concurrent turns on two threads over one connection without crossing events", async () => {
     const { client, workspace } = await startSession([reply.text("alpha alpha alpha", { chunks: 3 }), reply.text("beta beta beta", { chunks: 3 })]);
     const [first, second] = await Promise.all([
