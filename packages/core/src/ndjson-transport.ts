@@ -37,6 +37,8 @@ export interface NdjsonTransportOptions {
   readonly decodeUtf8?: NdjsonDecoderOptions["decodeUtf8"];
   /** A cheap ASCII check for the runtime (see NdjsonDecoderOptions.isAscii). */
   readonly isAscii?: NdjsonDecoderOptions["isAscii"];
+  /** A copy for bytes known to be ASCII (see NdjsonDecoderOptions.decodeAscii). */
+  readonly decodeAscii?: NdjsonDecoderOptions["decodeAscii"];
   /**
    * After the input ends, how long to wait for `ended` before closing with reason "eof"; after
    * `ended`, how long to wait for the input to drain. Default 1000 ms.
@@ -107,6 +109,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: options.decodeUtf8,
       isAscii: options.isAscii,
+      decodeAscii: options.decodeAscii,
       onMessage: (message) => this.#deliver(message),
       onDiagnostic: (diagnostic) => this.#diagnostics.next(diagnostic),
     });

@@ -83,6 +83,10 @@ const EXPECTED_MESSAGES = [
   { method: "last", params: { s: "ß∂ƒ©" } },
 ];
 
+/** What Node's `latin1Slice` does: one character per byte (correct for the ASCII it is given). */
+const latin1 = (bytes: Uint8Array, start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
+const isAsciiRange = (bytes: Uint8Array, start: number, end: number) => bytes.subarray(start, end).every((byte) => byte < 0x80);
+
 describe("NdjsonDecoder", () => {
   it("decodes a mixed stream in one chunk: messages in order, bad lines reported, blank lines skipped", () => {
     const { messages, diagnostics } = decode([bytesOf(MIXED_STREAM)]);
@@ -115,7 +119,7 @@ describe("NdjsonDecoder", () => {
 
   it("gives the same result whichever way a run is decoded: whole, line by line (non-ASCII), with or without an ASCII check", () => {
     const asciiOnly = MIXED_STREAM.replace(/[^\x00-\x7f]/g, "?");
-    const isAscii = (bytes: Uint8Array, start: number, end: number) => bytes.subarray(start, end).every((byte) => byte < 0x80);
+    const isAscii = isAsciiRange;
     let checks = 0;
     const counting = (bytes: Uint8Array, start: number, end: number) => (checks++, isAscii(bytes, start, end));
     for (const stream of [MIXED_STREAM, asciiOnly]) {
@@ -123,7 +127,11 @@ describe("NdjsonDecoder", () => {
       const plain = decode([bytes]).events;
       expect(decode([bytes], { isAscii: counting }).events).toEqual(plain);
       const random = randomSource(7);
-      for (let run = 0; run < 50; run++) expect(decode(randomSplit(bytes, random, 20), { isAscii }).events).toEqual(plain);
+      for (let run = 0; run < 50; run++) {
+        const chunks = randomSplit(bytes, random, 20);
+        expect(decode(chunks, { isAscii }).events).toEqual(plain);
+        expect(decode(chunks, { isAscii, decodeAscii: latin1 }).events).toEqual(plain);
+      }
     }
     expect(checks).toBeGreaterThan(0);
   });
@@ -211,6 +219,27 @@ describe("NdjsonDecoder", () => {
       const random = randomSource(7);
       for (let run = 0; run < 100; run++) {
         expect(decode(randomSplit(bytes, random, 200), { maxLineBytes: LIMIT }).events, `run ${run}`).toEqual(whole);
+      }
+    });
+
+    it("treats lines at, under and over the limit alike on every decoding path and chunking, ASCII or not", () => {
+      // Lines of LIMIT-1, LIMIT and LIMIT+1 bytes, some with 2-byte characters, some CRLF: the
+      // limit must count bytes, not characters, whichever path (text or bytes) a chunk takes.
+      const lines: string[] = [];
+      for (const size of [LIMIT - 1, LIMIT, LIMIT + 1]) {
+        const ascii = lineOfSize(size);
+        const accented = ascii.replace("aa", "é"); // same byte length
+        lines.push(`${ascii}\n`, `${accented}\r\n`, `${ascii}\r\n`, `${accented}\n`);
+      }
+      const bytes = bytesOf(lines.join("").repeat(3));
+      const whole = decode([bytes], { maxLineBytes: LIMIT }).events;
+      expect(whole.filter((e) => "message" in e)).toHaveLength(24);
+      expect(whole.filter((e) => "diagnostic" in e)).toEqual(Array(12).fill({ diagnostic: expect.objectContaining({ kind: "oversize-line", bytes: LIMIT + 1 }) }));
+      const random = randomSource(11);
+      for (let run = 0; run < 100; run++) {
+        const chunks = randomSplit(bytes, random, 60);
+        expect(decode(chunks, { maxLineBytes: LIMIT }).events, `run ${run}`).toEqual(whole);
+        expect(decode(chunks, { maxLineBytes: LIMIT, isAscii: isAsciiRange, decodeAscii: latin1 }).events, `run ${run}`).toEqual(whole);
       }
     });
 

@@ -87,6 +87,7 @@ export class StdioTransport implements Transport {
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: decodeUtf8WithBuffer,
       isAscii: isAsciiRun,
+      decodeAscii: decodeAsciiWithBuffer,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
@@ -209,6 +210,10 @@ const LONG_RUN_BYTES = 4096;
 
 function isAsciiRun(bytes: Uint8Array, start: number, end: number): boolean {
   return isAscii(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
+}
+
+function decodeAsciiWithBuffer(bytes: Uint8Array, start: number, end: number): string {
+  return latin1Slice.call(bytes, start, end);
 }
 
 function decodeUtf8WithBuffer(bytes: Uint8Array, start: number, end: number): string {

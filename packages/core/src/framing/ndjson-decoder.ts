@@ -6,6 +6,13 @@ const LF = 0x0a;
 const CR = 0x0d;
 const EXCERPT_CHARS = 200;
 
+const encoder = new TextEncoder();
+
+/** The first error a callback threw while a chunk was decoded: rethrown once the chunk is done. */
+interface Errors {
+  first: { error: unknown } | undefined;
+}
+
 export const DEFAULT_MAX_LINE_BYTES = 128 * 1024 * 1024;
 
 export interface NdjsonDecoderOptions {
@@ -26,16 +33,24 @@ export interface NdjsonDecoderOptions {
    * Without it the decoder decodes a run first and looks at the result.
    */
   readonly isAscii?: (bytes: Uint8Array, start: number, end: number) => boolean;
+  /**
+   * Decodes `bytes[start, end)` that `isAscii` has just found to be all ASCII (Node: a Latin-1
+   * copy, `Buffer.prototype.latin1Slice`). Without it, `decodeUtf8` is used.
+   */
+  readonly decodeAscii?: (bytes: Uint8Array, start: number, end: number) => string;
 }
 
 /**
  * Splits a byte stream into newline-delimited JSON messages.
  *
- * Works on bytes, not strings: each chunk is searched for `\n` and each complete line is decoded
- * once, so a multi-byte UTF-8 character split across chunks needs no special care and ASCII-heavy
- * input never becomes a two-byte string. A partial line is kept as a list of copied slices and
- * joined once when its newline arrives (joining on every chunk would be quadratic in the line's
- * length). Bad lines are reported and skipped; input never makes it throw.
+ * Most of the protocol is ASCII, so a chunk that is all ASCII is decoded once, split as a string,
+ * and each line parsed on its own (one bad line never affects another); the start of a line that
+ * continues into the next chunk is kept as text. A chunk holding any other byte takes the byte
+ * path: it is searched for `\n` and each complete line is decoded once, so a multi-byte character
+ * split across chunks needs no special care and one non-ASCII line does not make its neighbours
+ * two-byte strings (slower to parse). A partial line is kept as a list of parts and joined once
+ * when its newline arrives: joining on every chunk would be quadratic in the line's length. Bad
+ * lines are reported and skipped; input never makes it throw.
  */
 export class NdjsonDecoder {
   readonly #maxLineBytes: number;
@@ -43,8 +58,11 @@ export class NdjsonDecoder {
   readonly #onDiagnostic: (diagnostic: TransportDiagnostic) => void;
   readonly #decodeUtf8: (bytes: Uint8Array, start: number, end: number) => string;
   readonly #isAscii: ((bytes: Uint8Array, start: number, end: number) => boolean) | undefined;
+  readonly #decodeAscii: (bytes: Uint8Array, start: number, end: number) => string;
 
-  /** The start of the current line, when it began in an earlier chunk. */
+  /** The start of the current line, when it began in an earlier chunk: as text while every byte
+   * of it was ASCII, else as copied bytes. At most one of the two is non-empty. */
+  #pendingText: string[] = [];
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   /** The current line is over the limit: its bytes are counted and dropped until its newline. */
@@ -59,6 +77,7 @@ export class NdjsonDecoder {
     this.#isAscii = options.isAscii;
     const textDecoder = new TextDecoder();
     this.#decodeUtf8 = options.decodeUtf8 ?? ((bytes, start, end) => textDecoder.decode(viewOf(bytes, start, end)));
+    this.#decodeAscii = options.decodeAscii ?? this.#decodeUtf8;
   }
 
   /**
@@ -67,56 +86,133 @@ export class NdjsonDecoder {
    * still decoded and the first error is rethrown at the end.
    */
   push(chunk: Uint8Array): void {
+    const errors: Errors = { first: undefined };
+    let start = 0;
+    // A line whose start is held as bytes ends on the byte path, whatever this chunk holds.
+    if (this.#pending.length > 0) start = this.#pushBytes(chunk, 0, true, errors);
+    if (start < chunk.length) {
+      const text = this.#asciiText(chunk, start);
+      if (text !== undefined) this.#pushText(text, errors);
+      else {
+        if (this.#pendingText.length > 0) this.#pending = [encoder.encode(this.#pendingText.join(""))];
+        this.#pendingText = [];
+        this.#pushBytes(chunk, start, false, errors);
+      }
+    }
+    if (errors.first) throw errors.first.error;
+  }
+
+  /** The input ended: decodes a final line that had no newline, and resets for reuse. */
+  end(): void {
+    if (this.#dropping) {
+      this.#finishDroppedLine();
+    } else if (this.#pendingText.length > 0) {
+      const line = this.#pendingText.join("");
+      this.#pendingText = [];
+      this.#pendingBytes = 0;
+      this.#textLine(line);
+    } else if (this.#pendingBytes > 0) {
+      const line = this.#takePending(new Uint8Array(0), 0, 0);
+      this.#decodeLine(line, 0, line.length);
+    }
+  }
+
+  /** `chunk[start..]` as text if it is all ASCII; the check decodes it when the runtime has no cheaper one. */
+  #asciiText(chunk: Uint8Array, start: number): string | undefined {
+    const end = chunk.length;
+    if (this.#isAscii) return this.#isAscii(chunk, start, end) ? this.#decodeAscii(chunk, start, end) : undefined;
+    // A chunk that ends inside a character would decode its first byte as U+FFFD, one character
+    // for one byte, and pass the length test below.
+    if (chunk[end - 1]! >= 0x80) return undefined;
+    const text = this.#decodeUtf8(chunk, start, end);
+    // UTF-16 length equals UTF-8 length when every byte is ASCII; an invalid byte decodes to one
+    // U+FFFD, just as it would line by line.
+    return text.length === end - start ? text : undefined;
+  }
+
+  /** An all-ASCII piece of the stream (so characters are bytes): finishes, parses and keeps lines. */
+  #pushText(text: string, errors: Errors): void {
+    const lines = text.split("\n");
+    const last = lines.length - 1;
+    let first = 0;
+    if (this.#dropping || this.#pendingBytes > 0) {
+      // The first piece ends the line in progress, or adds to it when it is also the last.
+      first = 1;
+      const piece = lines[0]!;
+      if (!this.#dropping && this.#pendingBytes + piece.length > this.#maxLineBytes + 1) this.#startDropping();
+      if (this.#dropping) {
+        if (piece.length > 0) {
+          this.#droppedBytes += piece.length;
+          this.#droppedEndsWithCr = piece.charCodeAt(piece.length - 1) === CR;
+        }
+        if (last > 0) this.#guard(errors, () => this.#finishDroppedLine());
+      } else if (last === 0) {
+        this.#pendingText.push(piece);
+        this.#pendingBytes += piece.length;
+      } else {
+        this.#pendingText.push(piece);
+        const line = this.#pendingText.join("");
+        this.#pendingText = [];
+        this.#pendingBytes = 0;
+        this.#guard(errors, () => this.#textLine(line));
+      }
+      if (last === 0) return;
+    }
+    for (let i = first; i < last; i++) {
+      try {
+        this.#textLine(lines[i]!);
+      } catch (error) {
+        errors.first ??= { error };
+      }
+    }
+    // The start of a line that continues in the next chunk.
+    const tail = lines[last]!;
+    if (tail.length > this.#maxLineBytes + 1) {
+      this.#startDropping();
+      this.#droppedBytes = tail.length;
+      this.#droppedEndsWithCr = tail.charCodeAt(tail.length - 1) === CR;
+    } else if (tail.length > 0) {
+      this.#pendingText.push(tail);
+      this.#pendingBytes = tail.length;
+    }
+  }
+
+  /** One complete ASCII line, its `\n` removed. */
+  #textLine(line: string): void {
+    const stop = line.length > 0 && line.charCodeAt(line.length - 1) === CR ? line.length - 1 : line.length;
+    if (stop > this.#maxLineBytes) this.#reportOversize(stop);
+    else if (stop > 0) this.#parseLine(stop === line.length ? line : line.slice(0, stop), stop);
+  }
+
+  /**
+   * The byte path over `chunk[start..]`; with `firstLineOnly`, stops after the line in progress
+   * ends. Returns where it stopped.
+   */
+  #pushBytes(chunk: Uint8Array, start: number, firstLineOnly: boolean, errors: Errors): number {
     const length = chunk.length;
     const limit = this.#maxLineBytes + 1; // room for the `\r` of a CRLF line at the limit
-    let callbackError: { error: unknown } | undefined;
-    let start = 0;
-    let lastNewline = -2; // looked up once, when first needed
     while (start < length) {
-      if (this.#pendingBytes === 0 && !this.#dropping) {
-        if (lastNewline === -2) lastNewline = chunk.lastIndexOf(LF);
-        if (lastNewline > start && lastNewline - start <= this.#maxLineBytes) {
-          // Every complete line left in the chunk, decoded in one call and split as a string: one
-          // decode per chunk instead of one per line (short lines are mostly call overhead). Each
-          // line is still parsed on its own, so one bad line never affects another. A run with a
-          // non-ASCII byte would decode to a two-byte string and make every line of it slower to
-          // parse: such a run is decoded line by line, so its ASCII lines stay one-byte strings.
-          const error = this.#decodeRun(chunk, start, lastNewline);
-          if (error) callbackError ??= error;
-          start = lastNewline + 1;
-          continue;
-        }
-      }
       const newline = chunk.indexOf(LF, start);
       const end = newline === -1 ? length : newline;
 
-      if (!this.#dropping && this.#pendingBytes + (end - start) > limit) {
-        // Too long already: stop buffering it and only count what is left of it.
-        this.#dropping = true;
-        this.#droppedBytes = this.#pendingBytes;
-        this.#pending = [];
-        this.#pendingBytes = 0;
-      }
+      if (!this.#dropping && this.#pendingBytes + (end - start) > limit) this.#startDropping();
 
       if (this.#dropping) {
         if (end > start) {
           this.#droppedBytes += end - start;
           this.#droppedEndsWithCr = chunk[end - 1] === CR;
         }
-        if (newline === -1) break;
+        if (newline === -1) return length;
         start = newline + 1;
-        try {
-          this.#finishDroppedLine();
-        } catch (error) {
-          callbackError ??= { error };
-        }
+        this.#guard(errors, () => this.#finishDroppedLine());
+        if (firstLineOnly) return start;
         continue;
       }
 
       if (newline === -1) {
         this.#pending.push(copyOf(chunk, start, length));
         this.#pendingBytes += length - start;
-        break;
+        return length;
       }
 
       const lineStart = start;
@@ -128,19 +224,27 @@ export class NdjsonDecoder {
           this.#decodeLine(line, 0, line.length);
         }
       } catch (error) {
-        callbackError ??= { error };
+        errors.first ??= { error };
       }
+      if (firstLineOnly) return start;
     }
-    if (callbackError) throw callbackError.error;
+    return start;
   }
 
-  /** The input ended: decodes a final line that had no newline, and resets for reuse. */
-  end(): void {
-    if (this.#dropping) {
-      this.#finishDroppedLine();
-    } else if (this.#pendingBytes > 0) {
-      const line = this.#takePending(new Uint8Array(0), 0, 0);
-      this.#decodeLine(line, 0, line.length);
+  /** The current line is too long already: stop keeping it and only count what is left of it. */
+  #startDropping(): void {
+    this.#dropping = true;
+    this.#droppedBytes = this.#pendingBytes;
+    this.#pending = [];
+    this.#pendingText = [];
+    this.#pendingBytes = 0;
+  }
+
+  #guard(errors: Errors, run: () => void): void {
+    try {
+      run();
+    } catch (error) {
+      errors.first ??= { error };
     }
   }
 
@@ -163,50 +267,6 @@ export class NdjsonDecoder {
     this.#droppedBytes = 0;
     this.#droppedEndsWithCr = false;
     this.#reportOversize(bytes);
-  }
-
-  /** Decodes the complete lines of `chunk[start, end)`; returns the first callback error. */
-  #decodeRun(chunk: Uint8Array, start: number, end: number): { error: unknown } | undefined {
-    if (this.#isAscii?.(chunk, start, end) === false) return this.#decodeEachLine(chunk, start, end);
-    const text = this.#decodeUtf8(chunk, start, end);
-    // UTF-16 length equals UTF-8 length exactly when every byte is ASCII.
-    return text.length === end - start ? this.#decodeLines(text) : this.#decodeEachLine(chunk, start, end);
-  }
-
-  /** Decodes and parses each line of `chunk[start, end)` on its own; returns the first callback error. */
-  #decodeEachLine(chunk: Uint8Array, start: number, end: number): { error: unknown } | undefined {
-    let callbackError: { error: unknown } | undefined;
-    while (start <= end) {
-      const newline = chunk.indexOf(LF, start);
-      const stop = newline === -1 || newline > end ? end : newline;
-      try {
-        this.#decodeLine(chunk, start, stop);
-      } catch (error) {
-        callbackError ??= { error };
-      }
-      start = stop + 1;
-    }
-    return callbackError;
-  }
-
-  /** Parses each `\n`-separated line of `text` (none longer than the limit); returns the first callback error. */
-  #decodeLines(text: string): { error: unknown } | undefined {
-    let callbackError: { error: unknown } | undefined;
-    let start = 0;
-    for (;;) {
-      const newline = text.indexOf("\n", start);
-      const end = newline === -1 ? text.length : newline;
-      const stop = end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
-      if (stop > start) {
-        try {
-          this.#parseLine(text.slice(start, stop), undefined);
-        } catch (error) {
-          callbackError ??= { error };
-        }
-      }
-      if (newline === -1) return callbackError;
-      start = newline + 1;
-    }
   }
 
   #decodeLine(chunk: Uint8Array, start: number, end: number): void {
@@ -264,7 +324,6 @@ function excerptOf(text: string): string {
   return redactSecrets(text.slice(0, EXCERPT_CHARS * 2)).slice(0, EXCERPT_CHARS);
 }
 
-const encoder = new TextEncoder();
 
 /** The UTF-8 size of a line that was decoded as part of a larger run (diagnostics only). */
 function utf8Length(text: string): number {
