@@ -26,7 +26,7 @@ describe("handshake and requests (fake server)", () => {
     });
     expect(server.received[1]).toEqual({ method: "initialized" });
     expect(client.initializeResponse.userAgent).toBe("fake-app-server/0.0.0");
-    expect(client.state$.value).toBe("ready");
+    expect(client.state$.value).toBe("open");
     await client.close();
     expect(client.state$.value).toBe("closed");
   });

@@ -1,4 +1,4 @@
-import { BehaviorSubject, filter, map, type Observable } from "rxjs";
+import { BehaviorSubject, filter, map, ReplaySubject, Subject, type Observable } from "rxjs";
 import {
   SERVER_NOTIFICATION_METHODS,
   type ClientInfo,
@@ -27,7 +27,9 @@ import {
 } from "./json-rpc-connection.js";
 import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
 import { Multicast } from "./multicast.js";
+import { backoffDelay } from "./backoff.js";
 import { threadIdOf } from "./notification-routing.js";
+import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
 import { Thread } from "./thread.js";
 import type { Transport } from "./transport.js";
 
@@ -42,7 +44,14 @@ export type ServerRequestHandlerFor<M extends ServerRequestMethod> = (
   context: ServerRequestContext,
 ) => ServerRequestMap[M]["result"] | Promise<ServerRequestMap[M]["result"]>;
 
-export type ClientState = "initializing" | "ready" | "closed";
+/**
+ * `connecting` until the handshake is done, then `open`; `reconnecting` while a client given a
+ * TransportFactory and `reconnect` is getting a new connection; `closed` for good.
+ */
+export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
+
+/** How many diagnostics a late subscriber to `diagnostics` still sees. */
+const DIAGNOSTICS_REPLAY = 100;
 
 /** What a turn registers to follow its thread (see `listenToThread`). */
 export interface ThreadListener {
@@ -69,6 +78,11 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
    * have them loaded. Failures are reported on `diagnostics`; results that fail reject.
    */
   readonly validate?: boolean | ProtocolValidators;
+  /**
+   * Reconnect when the connection drops (needs a TransportFactory): re-initialize, then resume
+   * every thread this client had open. `true` for the defaults.
+   */
+  readonly reconnect?: boolean | ReconnectOptions;
 }
 
 const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(SERVER_NOTIFICATION_METHODS);
@@ -80,12 +94,15 @@ const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(SERVER_NOTIFICATION_MET
  * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
  */
 export class CodexClient {
-  readonly connection: JsonRpcConnection;
-  /** What the server said about itself in reply to `initialize`. */
+  /** What the server said about itself in reply to `initialize` (the latest, after a reconnect). */
   initializeResponse!: InitializeResponse;
-  readonly state$ = new BehaviorSubject<ClientState>("initializing");
+  readonly state$ = new BehaviorSubject<ClientState>("connecting");
+  /** Resolves once the client is closed for good (after a reconnect gave up, too), with how the last connection ended. */
   readonly closed: Promise<TransportCloseInfo>;
+  /** One event per successful reconnection: what was resumed and when the gap was. */
+  readonly reconnections$: Observable<Reconnection>;
 
+  #connection!: JsonRpcConnection;
   private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
   private readonly tools: ReadonlyMap<string, DynamicTool>;
   private validators: ProtocolValidators | undefined;
@@ -93,54 +110,174 @@ export class CodexClient {
   /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
   private readonly threadListeners = new Map<string, Set<ThreadListener>>();
   private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
+  readonly #diagnostics = new ReplaySubject<ConnectionDiagnostic>(DIAGNOSTICS_REPLAY);
+  readonly #reconnections = new Subject<Reconnection>();
+  /** Threads started or resumed through this client: resumed again after a reconnect. */
+  readonly #openThreads = new Set<string>();
+  readonly #factory: TransportFactory | undefined;
+  readonly #reconnect: Required<ReconnectOptions> | undefined;
+  #closeRequested = false;
+  /** Set when the connection a reconnect attempt opened drops before the attempt is done. */
+  #droppedDuringReconnect: TransportCloseInfo | undefined;
+  #resolveClosed: (info: TransportCloseInfo) => void = () => {};
+  /** Wakes a reconnect backoff when close() is called. */
+  #wakeBackoff: (() => void) | undefined;
 
   private constructor(
     transport: Transport,
+    factory: TransportFactory | undefined,
     private readonly options: CodexClientOptions,
   ) {
     this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
-    this.connection = new JsonRpcConnection(transport, {
-      ...options,
-      onServerRequest: (request, context) => this.answer(request, context),
-      onNotification: (notification) => this.onNotification(notification),
-    });
+    this.#factory = factory;
+    this.#reconnect = options.reconnect ? resolveReconnect(options.reconnect === true ? {} : options.reconnect) : undefined;
+    this.reconnections$ = this.#reconnections.asObservable();
+    this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
       this.handle(method as ServerRequestMethod, handler as ServerRequestHandlerFor<ServerRequestMethod>);
     }
-    this.closed = this.connection.closed.then((info) => {
-      this.typedNotifications.complete();
-      this.untypedNotifications.complete();
-      const error = new ConnectionClosedError(info);
-      for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
-      this.threadListeners.clear();
-      this.state$.next("closed");
-      this.state$.complete();
-      return info;
-    });
+    this.#attach(transport);
   }
 
-  /** Opens a client on a transport: the handshake, then ready. Closes the transport if it fails. */
-  static async connect(transport: Transport, options: CodexClientOptions = {}): Promise<CodexClient> {
-    const client = new CodexClient(transport, options);
+  /**
+   * Opens a client: the handshake, then open. Closes the transport if it fails.
+   *
+   * Given a TransportFactory (a function that opens a fresh transport) and `reconnect`, the client
+   * survives a dropped connection: requests in flight and running turns reject with
+   * ConnectionClosedError, `state$` goes to `reconnecting`, and a new connection is opened with
+   * backoff and jitter, initialized, and every open thread resumed (see `reconnections$`).
+   */
+  static async connect(transport: Transport | TransportFactory, options: CodexClientOptions = {}): Promise<CodexClient> {
+    const factory = typeof transport === "function" ? transport : undefined;
+    if (options.reconnect && !factory) {
+      throw new TypeError("CodexClient.connect: `reconnect` needs a function that opens a new transport, not a transport");
+    }
+    const client = new CodexClient(factory ? await factory() : (transport as Transport), factory, options);
     try {
       if (options.validate) {
         client.validators =
           options.validate === true ? await (await import("@codex-rpc/protocol/validators")).loadValidators() : options.validate;
       }
-      client.initializeResponse = await client.request("initialize", {
-        clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
-        capabilities: {
-          experimentalApi: options.experimentalApi ?? false,
-          ...(options.optOutNotificationMethods ? { optOutNotificationMethods: [...options.optOutNotificationMethods] } : {}),
-        },
-      });
-      await client.connection.notify("initialized");
+      await client.#handshake();
     } catch (error) {
+      client.#closeRequested = true;
       await client.close().catch(() => undefined);
       throw error;
     }
-    client.state$.next("ready");
+    client.state$.next("open");
     return client;
+  }
+
+  /** The JSON-RPC connection in use (a new one after each reconnect). */
+  get connection(): JsonRpcConnection {
+    return this.#connection;
+  }
+
+  async #handshake(): Promise<void> {
+    const options = this.options;
+    this.initializeResponse = await this.request("initialize", {
+      clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
+      capabilities: {
+        experimentalApi: options.experimentalApi ?? false,
+        ...(options.optOutNotificationMethods ? { optOutNotificationMethods: [...options.optOutNotificationMethods] } : {}),
+      },
+    });
+    await this.#connection.notify("initialized");
+  }
+
+  #attach(transport: Transport): void {
+    const connection = new JsonRpcConnection(transport, {
+      ...this.options,
+      onServerRequest: (request, context) => this.answer(request, context),
+      onNotification: (notification) => this.onNotification(notification),
+    });
+    this.#connection = connection;
+    connection.diagnostics.subscribe((diagnostic) => this.#diagnostics.next(diagnostic));
+    void connection.closed.then((info) => this.#onConnectionClosed(connection, info));
+  }
+
+  #onConnectionClosed(connection: JsonRpcConnection, info: TransportCloseInfo): void {
+    if (connection !== this.#connection) return; // a failed reconnect attempt's connection
+    if (this.state$.value === "reconnecting") {
+      this.#droppedDuringReconnect = info; // the attempt under way sees it and tries again
+      return;
+    }
+    const error = new ConnectionClosedError(info);
+    for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
+    this.threadListeners.clear();
+    const reconnecting = this.#reconnect && this.#factory && !this.#closeRequested && this.state$.value === "open" && info.reason !== "closed";
+    if (reconnecting) void this.#reconnectAfter(info);
+    else this.#finish(info);
+  }
+
+  async #reconnectAfter(cause: TransportCloseInfo): Promise<void> {
+    const policy = this.#reconnect!;
+    const disconnectedAt = Date.now();
+    this.state$.next("reconnecting");
+    let lastClose = cause;
+    for (let attempt = 1; attempt <= policy.maxAttempts && !this.#closeRequested; attempt++) {
+      await this.#backoff(backoffDelay(attempt, policy));
+      if (this.#closeRequested) break;
+      this.#droppedDuringReconnect = undefined;
+      let transport: Transport | undefined;
+      try {
+        transport = await this.#factory!();
+        if (this.#closeRequested) {
+          await transport.close();
+          break;
+        }
+        this.#attach(transport);
+        await this.#handshake();
+      } catch (error) {
+        lastClose = transport ? await this.#connection.close() : { reason: "error", error };
+        continue;
+      }
+      const threads = await this.#resumeOpenThreads();
+      if (this.#droppedDuringReconnect) {
+        lastClose = this.#droppedDuringReconnect;
+        continue;
+      }
+      this.state$.next("open");
+      this.#reconnections.next({ cause, attempts: attempt, disconnectedAt, reconnectedAt: Date.now(), threads });
+      return;
+    }
+    this.#finish(lastClose);
+  }
+
+  #backoff(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.#wakeBackoff = done;
+    });
+  }
+
+  async #resumeOpenThreads(): Promise<ResumedThread[]> {
+    const resumed: ResumedThread[] = [];
+    for (const threadId of this.#openThreads) {
+      try {
+        const { thread } = await this.request("thread/resume", { threadId });
+        resumed.push({ threadId, resumed: true, thread });
+      } catch (error) {
+        resumed.push({ threadId, resumed: false, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    return resumed;
+  }
+
+  /** Closed for good: every stream completes and `closed` resolves. */
+  #finish(info: TransportCloseInfo): void {
+    if (this.state$.value === "closed") return;
+    this.typedNotifications.complete();
+    this.untypedNotifications.complete();
+    this.#diagnostics.complete();
+    this.#reconnections.complete();
+    this.state$.next("closed");
+    this.state$.complete();
+    this.#resolveClosed(info);
   }
 
   /** Sends a request typed by its method; resolves with the typed result. */
@@ -172,9 +309,9 @@ export class CodexClient {
     return this.untypedNotifications.observable;
   }
 
-  /** What the transport and connection noticed: bad lines, failing handlers, failed validation. */
+  /** What the transport and connection noticed: bad lines, failing handlers, failed validation (across reconnects). */
   get diagnostics(): Observable<ConnectionDiagnostic> {
-    return this.connection.diagnostics;
+    return this.#diagnostics.asObservable();
   }
 
   /**
@@ -196,18 +333,24 @@ export class CodexClient {
   async startThread(params: ThreadStartParams = {}): Promise<Thread> {
     const withTools = this.tools.size > 0 ? { ...params, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : params;
     const { thread } = await this.request("thread/start", withTools as ThreadStartParams);
+    this.#openThreads.add(thread.id);
     return new Thread(this, thread);
   }
 
   /** Resumes a stored thread by id. */
   async resumeThread(threadId: string, params: Omit<ThreadResumeParams, "threadId"> = {}): Promise<Thread> {
     const { thread } = await this.request("thread/resume", { ...params, threadId });
+    this.#openThreads.add(thread.id);
     return new Thread(this, thread);
   }
 
-  /** Closes the connection (and, for process transports, the server). */
+  /** Closes the connection (and, for process transports, the server); stops reconnecting. */
   async close(): Promise<TransportCloseInfo> {
-    return this.connection.close();
+    this.#closeRequested = true;
+    this.#wakeBackoff?.();
+    const info = await this.#connection.close();
+    this.#finish(info);
+    return this.closed;
   }
 
   private onNotification(notification: JsonRpcNotification): void {

@@ -10,7 +10,13 @@ export type CodexRpcErrorCode =
   | "VALIDATION_FAILED"
   | "PROTOCOL_ERROR"
   | "TURN_ABORTED"
-  | "BINARY_NOT_FOUND";
+  | "BINARY_NOT_FOUND"
+  /** No connection could be opened: nothing listening, refused, timed out, or closed during the opening handshake. */
+  | "CONNECT_FAILED"
+  /** The server refused the credentials (a missing or wrong bearer token). */
+  | "UNAUTHORIZED"
+  /** The runtime cannot do what was asked (e.g. send an Authorization header from a browser). */
+  | "UNSUPPORTED";
 
 /** Base class: a stable `code` and the context a user needs to act on the error. */
 export class CodexRpcError extends Error {
@@ -35,6 +41,10 @@ export interface TransportCloseInfo {
   readonly stderrTail?: readonly string[];
   /** The underlying error, when one caused the close. */
   readonly error?: unknown;
+  /** WebSocket transports: the close frame's code (1006: the connection dropped without one). */
+  readonly closeCode?: number;
+  /** WebSocket transports: the close frame's reason, if any. */
+  readonly closeReason?: string;
 }
 
 /** The transport closed: every pending request and running turn rejects with this. */
@@ -58,7 +68,7 @@ function describeClose(close: TransportCloseInfo, request?: { method: string; id
   if (close.reason === "exit") {
     parts.push(close.signal ? `server killed by ${close.signal}` : `server exited with code ${close.exitCode ?? "?"}`);
   } else if (close.reason === "eof") {
-    parts.push("server closed its output");
+    parts.push(close.closeCode === undefined ? "server closed its output" : `server closed the connection (code ${close.closeCode}${close.closeReason ? `: ${close.closeReason}` : ""})`);
   } else if (close.reason === "error") {
     parts.push(`transport error: ${close.error instanceof Error ? close.error.message : String(close.error)}`);
   } else {

@@ -14,6 +14,8 @@ export {
   type ServerRequestHandler,
 } from "./json-rpc-connection.js";
 export type { OverloadRetryOptions } from "./overload-retry.js";
+export type { BackoffOptions } from "./backoff.js";
+export type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./reconnect-policy.js";
 export type { Transport, TransportDiagnostic } from "./transport.js";
 export type {
   JsonRpcErrorObject,
@@ -42,6 +44,7 @@ export {
 export { toAsyncIterable } from "./async-iterable.js";
 export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
+export { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";
 export {
   createNdjsonTransport,
   type NdjsonInputSink,
@@ -49,4 +52,7 @@ export {
   type NdjsonTransportOptions,
 } from "./ndjson-transport.js";
 export { redactSecrets } from "./redact-secrets.js";
+export { StderrTail } from "./stderr-tail.js";
+export { stripAnsi } from "./strip-ansi.js";
+export { MessageInbox } from "./message-inbox.js";
 export { streamWriter } from "./stream-writer.js";

@@ -18,7 +18,8 @@ import type {
   RequestId,
 } from "./json-rpc-message.js";
 import { Multicast } from "./multicast.js";
-import { overloadRetryDelay, resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
+import { backoffDelay } from "./backoff.js";
+import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 export interface RequestOptions {
@@ -142,7 +143,7 @@ export class JsonRpcConnection {
         if (attempt > this.retry.maxRetries) {
           throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, attempt);
         }
-        const delay = overloadRetryDelay(attempt, this.retry);
+        const delay = backoffDelay(attempt, this.retry);
         if (Date.now() + delay >= deadline) {
           throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, attempt);
         }

@@ -1,8 +1,9 @@
-import { Observable, ReplaySubject, type Subscriber, type TeardownLogic } from "rxjs";
+import { ReplaySubject, type Observable } from "rxjs";
 import { ConnectionClosedError, type TransportCloseInfo } from "./errors.js";
 import { NdjsonDecoder, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 import { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
 import type { JsonRpcMessage } from "./json-rpc-message.js";
+import { MessageInbox } from "./message-inbox.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */
@@ -79,10 +80,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
   readonly #options: NdjsonTransportOptions;
   readonly #eofGraceMs: number;
   readonly #decoder: NdjsonDecoder;
-  /** Live subscribers, called directly: a Subject hop per message costs more than the framing. */
-  readonly #live = new Set<Subscriber<JsonRpcMessage>>();
-  /** Messages received before the first subscriber; undefined once it has subscribed. */
-  #backlog: JsonRpcMessage[] | undefined = [];
+  readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
 
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -110,13 +108,13 @@ class NdjsonChannelTransport implements NdjsonTransport {
       decodeUtf8: options.decodeUtf8,
       isAscii: options.isAscii,
       decodeAscii: options.decodeAscii,
-      onMessage: (message) => this.#deliver(message),
+      onMessage: (message) => this.#inbox.deliver(message),
       onDiagnostic: (diagnostic) => this.#diagnostics.next(diagnostic),
     });
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
-    this.messages = new Observable<JsonRpcMessage>((subscriber) => this.#subscribe(subscriber));
+    this.messages = this.#inbox.observable;
     this.diagnostics = this.#diagnostics.asObservable();
     options.ended.then(
       (info) => this.#onEnded(info),
@@ -149,28 +147,6 @@ class NdjsonChannelTransport implements NdjsonTransport {
   }
 
   // --- incoming -------------------------------------------------------------------------------
-
-  #deliver(message: JsonRpcMessage): void {
-    if (this.#backlog) this.#backlog.push(message);
-    else for (const subscriber of this.#live) subscriber.next(message);
-  }
-
-  #subscribe(subscriber: Subscriber<JsonRpcMessage>): TeardownLogic {
-    const backlog = this.#backlog;
-    if (backlog) {
-      // The backlog stays in place while it is replayed, so a message that arrives during the
-      // replay (a synchronous source) is appended and replayed in order, not lost.
-      for (let i = 0; i < backlog.length && !subscriber.closed; i++) subscriber.next(backlog[i]!);
-      this.#backlog = undefined;
-    }
-    if (subscriber.closed) return;
-    if (this.#closeInfo) {
-      subscriber.complete();
-      return;
-    }
-    this.#live.add(subscriber);
-    return () => this.#live.delete(subscriber);
-  }
 
   #startInput(input: NdjsonTransportOptions["input"]): void {
     const sink: NdjsonInputSink = {
@@ -347,8 +323,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
     this.#writeQueue = [];
     this.#writeQueueHead = 0;
 
-    for (const subscriber of [...this.#live]) subscriber.complete();
-    this.#live.clear();
+    this.#inbox.complete();
     this.#diagnostics.complete();
     this.#resolveClosed(info);
   }

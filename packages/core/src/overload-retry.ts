@@ -1,13 +1,9 @@
+import type { BackoffOptions } from "./backoff.js";
+
 /** How requests answered -32001 "Server overloaded; retry later." are retried. */
-export interface OverloadRetryOptions {
-  /** Retries after the first attempt (default 5); then ServerOverloadedError. */
+export interface OverloadRetryOptions extends BackoffOptions {
+  /** Retries after the first attempt (default 5); then ServerOverloadedError. Delays default to 100 ms doubling up to 5 000 ms. */
   readonly maxRetries: number;
-  /** Delay before the first retry in milliseconds (default 100); doubles each time. */
-  readonly initialDelayMs: number;
-  /** Upper bound of one delay (default 5 000). */
-  readonly maxDelayMs: number;
-  /** Source of jitter in [0, 1) (default Math.random); tests pass their own. */
-  readonly random: () => number;
 }
 
 export function resolveOverloadRetry(options: Partial<OverloadRetryOptions> = {}): OverloadRetryOptions {
@@ -17,13 +13,4 @@ export function resolveOverloadRetry(options: Partial<OverloadRetryOptions> = {}
     maxDelayMs: options.maxDelayMs ?? 5_000,
     random: options.random ?? Math.random,
   };
-}
-
-/**
- * Exponential backoff with "equal jitter": half the delay is fixed, half random, so retries from
- * many clients spread out but none retries immediately.
- */
-export function overloadRetryDelay(attempt: number, options: OverloadRetryOptions): number {
-  const ceiling = Math.min(options.maxDelayMs, options.initialDelayMs * 2 ** (attempt - 1));
-  return ceiling / 2 + (ceiling / 2) * options.random();
 }

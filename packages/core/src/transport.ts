@@ -4,7 +4,7 @@ import type { JsonRpcMessage } from "./json-rpc-message.js";
 
 /** Something a transport noticed that is not a message: reported, never fatal. */
 export interface TransportDiagnostic {
-  readonly kind: "invalid-json" | "oversize-line" | "not-an-object" | "stderr" | "other";
+  readonly kind: "invalid-json" | "oversize-line" | "not-an-object" | "binary-frame" | "stderr" | "other";
   readonly message: string;
   /** The start of the offending line (at most 200 characters), for invalid JSON and non-objects. */
   readonly excerpt?: string;

@@ -1,4 +1,5 @@
 import {
+  StderrTail,
   createNdjsonTransport,
   type JsonRpcMessage,
   type NdjsonInputSink,
@@ -11,7 +12,6 @@ import { isAscii } from "node:buffer";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import type { Observable } from "rxjs";
-import { StderrTail } from "./stderr-tail.js";
 import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
 
 export interface StdioTransportOptions {

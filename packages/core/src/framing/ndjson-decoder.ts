@@ -1,10 +1,9 @@
 import type { JsonRpcMessage } from "../json-rpc-message.js";
-import { redactSecrets } from "../redact-secrets.js";
+import { diagnosticExcerpt as excerptOf } from "./diagnostic-excerpt.js";
 import type { TransportDiagnostic } from "../transport.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
-const EXCERPT_CHARS = 200;
 
 const encoder = new TextEncoder();
 
@@ -317,13 +316,6 @@ export class NdjsonDecoder {
     });
   }
 }
-
-/** The start of a bad line, redacted: it ends up in logs. Redacts a little more than it keeps so a
- * secret that straddles the cut is still recognised. */
-function excerptOf(text: string): string {
-  return redactSecrets(text.slice(0, EXCERPT_CHARS * 2)).slice(0, EXCERPT_CHARS);
-}
-
 
 /** The UTF-8 size of a line that was decoded as part of a larger run (diagnostics only). */
 function utf8Length(text: string): number {

@@ -1,4 +1,4 @@
-import { redactSecrets } from "@codex-rpc/core";
+import { redactSecrets } from "./redact-secrets.js";
 import { stripAnsi } from "./strip-ansi.js";
 
 /** A line longer than this is cut: stderr is for people, and a runaway line must not grow memory. */
@@ -6,7 +6,8 @@ const MAX_LINE_CHARS = 4000;
 
 /**
  * Splits a process's stderr into lines, cleans each one (ANSI stripped, secrets redacted) and
- * keeps the last few for error messages. Blank lines are skipped.
+ * keeps the last few for error messages. Blank lines are skipped. Plain strings in, so every
+ * process adapter (Node stdio, Deno, Bun) shares it.
  */
 export class StderrTail {
   readonly #capacity: number;

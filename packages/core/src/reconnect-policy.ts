@@ -1,0 +1,43 @@
+import type { Thread as ProtocolThread } from "@codex-rpc/protocol";
+import type { BackoffOptions } from "./backoff.js";
+import type { CodexRpcError, TransportCloseInfo } from "./errors.js";
+import type { Transport } from "./transport.js";
+
+/** Opens a fresh transport to the same server: what a client that reconnects is given. */
+export type TransportFactory = () => Promise<Transport>;
+
+/** How a client given a TransportFactory reconnects after the connection drops. */
+export interface ReconnectOptions extends Partial<BackoffOptions> {
+  /** Attempts after a drop before the client gives up and closes (default 10). Delays default to 250 ms doubling up to 10 000 ms. */
+  readonly maxAttempts?: number;
+}
+
+export function resolveReconnect(options: ReconnectOptions): Required<ReconnectOptions> {
+  return {
+    maxAttempts: options.maxAttempts ?? 10,
+    initialDelayMs: options.initialDelayMs ?? 250,
+    maxDelayMs: options.maxDelayMs ?? 10_000,
+    random: options.random ?? Math.random,
+  };
+}
+
+/**
+ * What happened across one reconnection. Nothing the server sent between `disconnectedAt` and
+ * `reconnectedAt` was received: turns that were running at the cut rejected with
+ * ConnectionClosedError, and each thread's state after the gap is in `threads`.
+ */
+export interface Reconnection {
+  /** How the previous connection ended. */
+  readonly cause: TransportCloseInfo;
+  /** How many attempts it took (1 = the first). */
+  readonly attempts: number;
+  /** `Date.now()` when the drop was noticed and when the new connection was ready. */
+  readonly disconnectedAt: number;
+  readonly reconnectedAt: number;
+  /** Every thread this client had started or resumed, resumed again (`thread/resume`), in order. */
+  readonly threads: readonly ResumedThread[];
+}
+
+export type ResumedThread =
+  | { readonly threadId: string; readonly resumed: true; readonly thread: ProtocolThread }
+  | { readonly threadId: string; readonly resumed: false; readonly error: CodexRpcError | Error };
