@@ -1,0 +1,3 @@
+export { findCodexBinary, type FindCodexBinaryOptions } from "./find-codex-binary.js";
+export { spawnCodexAppServer, type SpawnCodexAppServerOptions } from "./spawn-codex-app-server.js";
+export { BunStdioTransport, type BunFileSink, type BunStdioTransportOptions, type BunSubprocess } from "./bun-stdio-transport.js";

@@ -1,0 +1,67 @@
+import { ConnectionClosedError } from "@codex-rpc/core";
+import { existsSync } from "node:fs";
+import { BunStdioTransport, type BunStdioTransportOptions } from "./bun-stdio-transport.js";
+import { findCodexBinary } from "./find-codex-binary.js";
+
+export interface SpawnCodexAppServerOptions extends BunStdioTransportOptions {
+  /** The codex binary to run. Default: `findCodexBinary()` (CODEX_BIN, the @openai/codex package, PATH). */
+  readonly codexPath?: string;
+  /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
+  readonly args?: readonly string[];
+  /**
+   * The server's entire environment, passed as is: nothing is added or merged (entries whose value
+   * is undefined are left out). Default: `process.env`. To add a variable, pass
+   * `{ ...process.env, CODEX_HOME: dir }`.
+   */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The server's working directory. Default: this process's. */
+  readonly cwd?: string;
+}
+
+/**
+ * Starts `codex app-server` with `Bun.spawn` and resolves with its transport once the process is
+ * running.
+ *
+ * @throws CodexRpcError `BINARY_NOT_FOUND` when no codex binary can be found (listing where it looked).
+ * @throws ConnectionClosedError (reason "error") when the process cannot be started, e.g. its
+ *   working directory does not exist.
+ */
+export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<BunStdioTransport> {
+  const binary = findCodexBinary({ explicitPath: options.codexPath });
+  let child: Bun.Subprocess;
+  try {
+    child = Bun.spawn({
+      cmd: [binary, "app-server", ...(options.args ?? [])],
+      // Bun passes `env` as the whole environment, as our contract says.
+      ...(options.env ? { env: definedEntries(options.env) } : {}),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      windowsHide: true,
+    });
+  } catch (error) {
+    throw new ConnectionClosedError({ reason: "error", error: describeSpawnError(binary, options.cwd, error) });
+  }
+  return new BunStdioTransport(child, options);
+}
+
+function definedEntries(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const defined: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
+  return defined;
+}
+
+/** Bun, like Node, reports a missing working directory as ENOENT of the command: say which one it was. */
+function describeSpawnError(command: string, cwd: string | undefined, error: unknown): Error {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  let reason: string;
+  if (code === "ENOENT") {
+    reason = cwd !== undefined && !existsSync(cwd) ? `its working directory ${cwd} does not exist` : `${command} does not exist`;
+  } else if (code === "EACCES" || code === "ENOEXEC") {
+    reason = `${command} is not an executable`;
+  } else {
+    reason = error instanceof Error ? error.message : String(error);
+  }
+  return new Error(`could not start ${command}: ${reason} (${typeof code === "string" ? code : "spawn error"})`, { cause: error });
+}

@@ -1,0 +1,25 @@
+import type { BunSubprocess } from "./bun-stdio-transport.js";
+
+const running = new Set<BunSubprocess>();
+let hooked = false;
+
+/**
+ * Sends SIGTERM to `child` if this Bun process exits while the child still runs, so a forgotten
+ * `close()` or a `process.exit()` does not leave a server behind. A server normally ends by itself
+ * when its stdin closes; this covers one that would not.
+ */
+export function terminateOnExit(child: BunSubprocess, gone: Promise<unknown>): void {
+  running.add(child);
+  void gone.then(() => running.delete(child));
+  if (hooked) return;
+  hooked = true;
+  process.once("exit", () => {
+    for (const orphan of running) {
+      try {
+        orphan.kill("SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}

@@ -1,0 +1,99 @@
+// Runs under the real Bun (started by ../bun-app-server.test.ts), not under vitest: one scenario
+// against the real codex app-server through the built @codex-rpc/bun, printing one JSON line per
+// result. It ends by itself: a scenario that leaves anything unsettled shows up as a timeout (in
+// Bun 1.4 a top-level await on a promise that never settles spins a core instead of exiting).
+import { CodexClient, ConnectionClosedError, type TransportCloseInfo } from "@codex-rpc/core";
+import { spawnCodexAppServer } from "@codex-rpc/bun";
+
+interface ScenarioInput {
+  readonly scenario: "turn" | "not-found" | "exit-at-start" | "killed-mid-turn";
+  /** The server's environment (CODEX_HOME, HOME, PATH, …). */
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+  readonly prompt?: string;
+}
+
+const input = JSON.parse(process.argv[2] ?? "{}") as ScenarioInput;
+const clientInfo = { name: "codex-rpc-bun-tests", version: "0.0.0" };
+
+function print(result: Record<string, unknown>): void {
+  console.log(JSON.stringify(result));
+}
+
+function closeSummary(close: TransportCloseInfo) {
+  return { reason: close.reason, exitCode: close.exitCode, signal: close.signal, stderrTail: close.stderrTail };
+}
+
+function errorSummary(error: unknown) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  return {
+    name: error.name,
+    code: (error as { code?: unknown }).code,
+    message: error.message,
+    isConnectionClosedError: error instanceof ConnectionClosedError,
+    close: error instanceof ConnectionClosedError ? closeSummary(error.close) : undefined,
+  };
+}
+
+async function turn(): Promise<void> {
+  const transport = await spawnCodexAppServer({ env: input.env, cwd: input.cwd });
+  const client = await CodexClient.connect(transport, { clientInfo });
+  print({ event: "initialized", pid: transport.pid, initializeResponse: client.initializeResponse });
+  const thread = await client.startThread({ cwd: input.cwd, approvalPolicy: "never" });
+  const running = thread.run(input.prompt ?? "Hello.");
+  const deltas: string[] = [];
+  running.text$.subscribe((delta) => deltas.push(delta));
+  const done = await running.completed;
+  print({ event: "turn-completed", status: done.status, finalText: done.finalText, deltas });
+  await client.close();
+  print({ event: "closed", close: closeSummary(await transport.closed) });
+}
+
+async function notFound(): Promise<void> {
+  // Searched: CODEX_BIN, node_modules from this process's cwd upwards, PATH (all set up empty by the test).
+  await spawnCodexAppServer().then(
+    () => print({ event: "unexpectedly-started" }),
+    (error: unknown) => print({ event: "search-failed", error: errorSummary(error) }),
+  );
+  await spawnCodexAppServer({ codexPath: "/nonexistent/bin/codex" }).then(
+    () => print({ event: "unexpectedly-started" }),
+    (error: unknown) => print({ event: "explicit-failed", error: errorSummary(error) }),
+  );
+}
+
+async function exitAtStart(): Promise<void> {
+  const transport = await spawnCodexAppServer({ env: input.env, cwd: input.cwd });
+  print({ event: "spawned", pid: transport.pid });
+  await CodexClient.connect(transport, { clientInfo }).then(
+    async (client) => {
+      print({ event: "unexpectedly-connected" });
+      await client.close();
+    },
+    (error: unknown) => print({ event: "connect-failed", error: errorSummary(error) }),
+  );
+  print({ event: "closed", close: closeSummary(await transport.closed) });
+}
+
+async function killedMidTurn(): Promise<void> {
+  const transport = await spawnCodexAppServer({ env: input.env, cwd: input.cwd });
+  const client = await CodexClient.connect(transport, { clientInfo });
+  const thread = await client.startThread({ cwd: input.cwd, approvalPolicy: "never" });
+  const running = thread.run(input.prompt ?? "Hang.");
+  await running.started;
+  // The test kills the server now (once the model request arrived at its mock provider).
+  print({ event: "turn-started", pid: transport.pid });
+  await running.completed.then(
+    (done) => print({ event: "unexpectedly-completed", status: done.status }),
+    (error: unknown) => print({ event: "turn-failed", error: errorSummary(error) }),
+  );
+  await client.close(); // after the death: resolves at once
+  print({ event: "closed", close: closeSummary(await transport.closed) });
+}
+
+const scenarios = { turn, "not-found": notFound, "exit-at-start": exitAtStart, "killed-mid-turn": killedMidTurn };
+try {
+  await scenarios[input.scenario]();
+  print({ event: "done" });
+} catch (error) {
+  print({ event: "failed", error: errorSummary(error) });
+}

@@ -1,0 +1,108 @@
+import { CodexRpcError, redactSecrets } from "@codex-rpc/core";
+
+/** A WebSocket connection could not be opened. `code` says why: CONNECT_FAILED or UNAUTHORIZED. */
+export class WebSocketConnectError extends CodexRpcError {
+  override name = "WebSocketConnectError";
+  constructor(
+    code: "CONNECT_FAILED" | "UNAUTHORIZED",
+    message: string,
+    /** Where it tried to connect (secrets redacted). */
+    readonly url: string,
+    /** The HTTP status of the refused upgrade, when the runtime says it (Node 22's WebSocket does not). */
+    readonly status: number | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+export interface ConnectFailure {
+  readonly url: string;
+  /** What the runtime's error event said, if anything. */
+  readonly detail: string | undefined;
+  readonly sentToken: boolean;
+  readonly timedOut: boolean;
+  /** The caller aborted the opening: nothing to find out. */
+  readonly aborted: boolean;
+  /** Where the server's health endpoint is, to tell "nothing there" from "refused" (none for Unix sockets). */
+  readonly readyzUrl: string | undefined;
+  readonly fetch: ((url: string, init: { signal: AbortSignal }) => Promise<{ ok: boolean; status: number }>) | undefined;
+}
+
+/** A status the runtime put in its error text: `ws` says "Unexpected server response: 401", Bun "Expected 101 status code: 401", Deno "Invalid status code: 401". */
+const STATUS_IN_DETAIL = /(?:response|status code):\s*([1-5]\d\d)\b/i;
+
+/**
+ * Turns a failed opening handshake into an error that says what to do. Runtimes differ in what
+ * they reveal: most name the HTTP status; where none does, a look at the server's `/readyz`
+ * tells an absent server from one that refused the upgrade (codex answers a wrong token 401).
+ */
+export async function describeConnectFailure(failure: ConnectFailure): Promise<WebSocketConnectError> {
+  const url = redactSecrets(failure.url);
+  const detail = failure.detail === undefined ? "" : ` (${redactSecrets(failure.detail)})`;
+  const status = failure.detail === undefined ? undefined : Number(STATUS_IN_DETAIL.exec(failure.detail)?.[1] ?? NaN) || undefined;
+  if (status === 401 || status === 403) {
+    const why =
+      status === 403
+        ? "codex answers 403 to any request with an Origin header (browsers send one): connect through a relay"
+        : failure.sentToken
+          ? "the token was rejected"
+          : "the server wants a token (it runs with --ws-auth): pass `token`";
+    return new WebSocketConnectError("UNAUTHORIZED", `WebSocket connection to ${url} refused with HTTP ${status}: ${why}`, url, status);
+  }
+  if (failure.aborted) return new WebSocketConnectError("CONNECT_FAILED", `WebSocket connection to ${url} aborted${detail}`, url, status);
+  if (failure.timedOut) {
+    return new WebSocketConnectError("CONNECT_FAILED", `WebSocket connection to ${url} did not open in time${detail}`, url, status);
+  }
+  const server = await probe(failure);
+  if (server === "up" && status === undefined) {
+    // The server is there but refused the upgrade and the runtime does not say how.
+    if (failure.sentToken) {
+      return new WebSocketConnectError(
+        "UNAUTHORIZED",
+        `WebSocket connection to ${url} refused${detail}; the server is up (/readyz answered), so the token was most likely rejected`,
+        url,
+        undefined,
+      );
+    }
+    return new WebSocketConnectError(
+      "CONNECT_FAILED",
+      `WebSocket connection to ${url} refused${detail}; the server is up (/readyz answered): if it runs with --ws-auth, pass \`token\``,
+      url,
+      undefined,
+    );
+  }
+  const what = status !== undefined ? `HTTP ${status}` : server === "refused" ? "nothing answered there" : "the opening handshake failed";
+  return new WebSocketConnectError("CONNECT_FAILED", `WebSocket connection to ${url} could not be opened: ${what}${detail}`, url, status);
+}
+
+/** What the server's `/readyz` says: up, refused (nothing listens), or unknown (cannot ask, or another failure). */
+async function probe(failure: ConnectFailure): Promise<"up" | "refused" | "unknown"> {
+  if (!failure.readyzUrl || !failure.fetch) return "unknown";
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), 2000);
+  try {
+    const response = await failure.fetch(failure.readyzUrl, { signal: controller.signal });
+    return response.status < 500 ? "up" : "unknown";
+  } catch (error) {
+    return refusedConnection(error) ? "refused" : "unknown";
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Whether a fetch failed because nothing listens: Node says ECONNREFUSED (in `cause`), Deno "Connection refused", Bun "ConnectionRefused". */
+function refusedConnection(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Object && depth < 4; current = (current as { cause?: unknown }).cause, depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (/refused/i.test(`${String(code)} ${String(message)}`)) return true;
+  }
+  return false;
+}
+
+/** `ws://host:port/…` → `http://host:port/readyz` (codex's health endpoint); undefined for other schemes. */
+export function readyzUrlOf(url: string): string | undefined {
+  const match = /^(wss?):\/\/([^/?#]+)/i.exec(url);
+  if (!match) return undefined;
+  return `${match[1]!.toLowerCase() === "wss" ? "https" : "http"}://${match[2]}/readyz`;
+}

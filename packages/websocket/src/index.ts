@@ -1,0 +1,3 @@
+export { openWebSocketTransport, WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
+export { WebSocketConnectError } from "./connect-failure.js";
+export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";

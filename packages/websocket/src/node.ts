@@ -1,0 +1,55 @@
+// The Node entry (export condition "node"): the portable transport, plus what only Node has here —
+// the `ws` package where there is no global WebSocket (Node 20), and Unix sockets.
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { openWebSocketTransport as openPortable, type WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
+import type { WebSocketConstructor } from "./websocket-like.js";
+
+export { WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
+export { WebSocketConnectError } from "./connect-failure.js";
+export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
+
+export interface NodeWebSocketTransportOptions extends Omit<WebSocketTransportOptions, "url"> {
+  /** `ws://IP:PORT` (codex `--listen ws://IP:PORT`). Give this or `socketPath`. */
+  readonly url?: string;
+  /**
+   * A Unix socket (codex `--listen unix://PATH`; `defaultControlSocketPath()` for plain
+   * `--listen unix://`): WebSocket framing over the socket, through the `ws` package.
+   */
+  readonly socketPath?: string;
+}
+
+/**
+ * Opens a WebSocket to a codex app-server (see the portable `openWebSocketTransport`). On Node 20,
+ * which has no global WebSocket, and for Unix sockets, it uses the `ws` package (an optional peer
+ * dependency: install it).
+ */
+export async function openWebSocketTransport(options: NodeWebSocketTransportOptions): Promise<WebSocketTransport> {
+  const { socketPath, url, ...rest } = options;
+  if ((socketPath === undefined) === (url === undefined)) throw new TypeError("openWebSocketTransport: give exactly one of `url` and `socketPath`");
+  if (socketPath !== undefined) {
+    // ws's own scheme for a Unix socket: the socket path, then `:` and the request path.
+    return openPortable({ ...rest, url: `ws+unix://${socketPath}:/`, WebSocket: options.WebSocket ?? (await loadWs()) });
+  }
+  const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
+  return openPortable({ ...rest, url: url!, WebSocket: options.WebSocket ?? global ?? (await loadWs()) });
+}
+
+/**
+ * Where `codex app-server --listen unix://` puts its control socket:
+ * `$CODEX_HOME/app-server-control/app-server-control.sock` (CODEX_HOME defaults to `~/.codex`).
+ */
+export function defaultControlSocketPath(codexHome: string = process.env.CODEX_HOME ?? join(homedir(), ".codex")): string {
+  return join(codexHome, "app-server-control", "app-server-control.sock");
+}
+
+async function loadWs(): Promise<WebSocketConstructor> {
+  try {
+    const module = (await import("ws")) as { default: unknown };
+    return module.default as WebSocketConstructor;
+  } catch (error) {
+    throw new TypeError("this needs the `ws` package (Node 20 has no global WebSocket, and only ws speaks over Unix sockets): npm install ws", {
+      cause: error,
+    });
+  }
+}
