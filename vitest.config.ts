@@ -5,5 +5,7 @@ export default defineConfig({
     include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Prints the reliability summary table (test/reliability) after the run.
+    globalSetup: ["test/reliability/global-setup.ts"],
   },
 });

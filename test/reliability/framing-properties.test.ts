@@ -4,12 +4,10 @@
 // every dropped line is reported with its size. RELIABILITY_LONG=1 runs ten times as many cases.
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { NdjsonDecoder, type NdjsonDecoderOptions } from "../src/framing/ndjson-decoder.js";
-import type { JsonRpcMessage } from "../src/json-rpc-message.js";
-import type { TransportDiagnostic } from "../src/transport.js";
+import { NdjsonDecoder, type JsonRpcMessage, type NdjsonDecoderOptions, type TransportDiagnostic } from "@codex-rpc/core";
+import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
-const LONG = process.env["RELIABILITY_LONG"] === "1";
-const RUNS = { mixed: LONG ? 800_000 : 80_000, boundaries: LONG ? 200_000 : 20_000 };
+const RUNS = { mixed: RELIABILITY_LONG ? 800_000 : 80_000, boundaries: RELIABILITY_LONG ? 200_000 : 20_000 };
 const utf8 = new TextEncoder();
 
 /** One line of the generated stream, and what the decoder must make of it. */
@@ -126,9 +124,18 @@ function decode(chunks: readonly Uint8Array[], maxLineBytes: number, variant: Pa
 
 let casesRun = 0;
 let messagesChecked = 0;
-afterAll(() => {
-  console.log(`framing properties: ${casesRun.toLocaleString("en")} generated cases, ${messagesChecked.toLocaleString("en")} messages checked, 0 lost`);
-});
+/** Messages a failing case did not get out (counted before the assertion fails it). */
+let messagesLost = 0;
+afterAll(() => recordReliability({ area: "framing properties (fast-check)", cases: casesRun, messagesChecked, messagesLost: messagesLost }));
+
+function count(want: readonly string[], got: readonly string[]): void {
+  const delivered = new Set(got);
+  for (const entry of want) {
+    if (!entry.startsWith("message:")) continue;
+    messagesChecked++;
+    if (!delivered.has(entry)) messagesLost++;
+  }
+}
 
 it(`random streams and random chunkings: nothing lost, duplicated or reordered (${RUNS.mixed.toLocaleString("en")} cases)`, () => {
   fc.assert(
@@ -141,7 +148,7 @@ it(`random streams and random chunkings: nothing lost, duplicated or reordered (
         casesRun++;
         const want = expected(stream);
         const got = decode(cut(encode(stream, finalNewline), cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
-        messagesChecked += want.filter((entry) => entry.startsWith("message:")).length;
+        count(want, got);
         expect(got).toEqual(want);
       },
     ),
@@ -158,8 +165,9 @@ it(`every cut inside a multi-byte character or between CR and LF, down to one by
       const cuts: number[] = [];
       for (let i = 1; i < bytes.length; i++) if ((bytes[i]! & 0xc0) === 0x80 || (bytes[i] === 0x0a && bytes[i - 1] === 0x0d) || i % step === 0) cuts.push(i);
       const want = expected(stream);
-      messagesChecked += want.filter((entry) => entry.startsWith("message:")).length;
-      expect(decode(cut(bytes, cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!)).toEqual(want);
+      const got = decode(cut(bytes, cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
+      count(want, got);
+      expect(got).toEqual(want);
     }),
     { numRuns: RUNS.boundaries },
   );
