@@ -74,7 +74,7 @@ it("a new connection that drops during its handshake counts as a failed attempt;
   expect(reconnection.cause).toMatchObject({ reason: "exit", signal: "SIGKILL" });
   expect(reconnection.threads).toEqual([{ threadId: thread.id, resumed: true, thread: expect.objectContaining({ id: thread.id }) }]);
   const resumes = servers[2]!.received.filter((message) => "method" in message && message.method === "thread/resume");
-  expect(resumes).toEqual([expect.objectContaining({ params: { threadId: thread.id } })]);
+  expect(resumes).toEqual([expect.objectContaining({ params: { threadId: thread.id, approvalPolicy: "untrusted" } })]);
   expect(client.state$.value).toBe("open");
   await client.close();
 });

@@ -1,6 +1,7 @@
 import { BehaviorSubject, filter, map, ReplaySubject, Subject, type Observable } from "rxjs";
 import {
   SERVER_NOTIFICATION_METHODS,
+  type AskForApproval,
   type ClientInfo,
   type ClientRequestMap,
   type ClientRequestMethod,
@@ -68,6 +69,13 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
   readonly optOutNotificationMethods?: readonly string[];
   /** How approvals are answered when no handler is registered for them (default "decline"). */
   readonly approvals?: ApprovalPolicy;
+  /**
+   * The `approvalPolicy` sent with `thread/start` and `thread/resume` when their params name none
+   * (default "untrusted": codex asks before every command it does not consider read-only, and the
+   * `approvals` policy answers). codex's own default comes from its config and may be "never", so
+   * the client never leaves it unsaid.
+   */
+  readonly defaultApprovalPolicy?: AskForApproval;
   /** Tools the model may call: declared on every `thread/start`, answered on `item/tool/call`. */
   readonly tools?: readonly DynamicTool[];
   /** Handlers for server requests, by method (the same as calling `handle` for each). */
@@ -112,8 +120,8 @@ export class CodexClient {
   private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
   readonly #diagnostics = new ReplaySubject<ConnectionDiagnostic>(DIAGNOSTICS_REPLAY);
   readonly #reconnections = new Subject<Reconnection>();
-  /** Threads started or resumed through this client: resumed again after a reconnect. */
-  readonly #openThreads = new Set<string>();
+  /** Threads started or resumed through this client, with their approval policy: resumed again after a reconnect. */
+  readonly #openThreads = new Map<string, AskForApproval>();
   readonly #factory: TransportFactory | undefined;
   readonly #reconnect: Required<ReconnectOptions> | undefined;
   #closeRequested = false;
@@ -257,9 +265,9 @@ export class CodexClient {
 
   async #resumeOpenThreads(): Promise<ResumedThread[]> {
     const resumed: ResumedThread[] = [];
-    for (const threadId of this.#openThreads) {
+    for (const [threadId, approvalPolicy] of this.#openThreads) {
       try {
-        const { thread } = await this.request("thread/resume", { threadId });
+        const { thread } = await this.request("thread/resume", { threadId, approvalPolicy });
         resumed.push({ threadId, resumed: true, thread });
       } catch (error) {
         resumed.push({ threadId, resumed: false, error: error instanceof Error ? error : new Error(String(error)) });
@@ -329,18 +337,20 @@ export class CodexClient {
     };
   }
 
-  /** Starts a thread; registered tools are declared on it. */
+  /** Starts a thread; registered tools are declared on it; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
   async startThread(params: ThreadStartParams = {}): Promise<Thread> {
-    const withTools = this.tools.size > 0 ? { ...params, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : params;
+    const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
+    const withTools = this.tools.size > 0 ? { ...params, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...params, approvalPolicy };
     const { thread } = await this.request("thread/start", withTools as ThreadStartParams);
-    this.#openThreads.add(thread.id);
+    this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread(this, thread);
   }
 
-  /** Resumes a stored thread by id. */
+  /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
   async resumeThread(threadId: string, params: Omit<ThreadResumeParams, "threadId"> = {}): Promise<Thread> {
-    const { thread } = await this.request("thread/resume", { ...params, threadId });
-    this.#openThreads.add(thread.id);
+    const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
+    const { thread } = await this.request("thread/resume", { ...params, approvalPolicy, threadId });
+    this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread(this, thread);
   }
 
