@@ -1,15 +1,17 @@
 import {
   StderrTail,
   createNdjsonTransport,
+  readStderrInto,
+  settlesWithin,
   type JsonRpcMessage,
   type NdjsonTransport,
+  type ProcessTransportOptions,
+  type StderrReader,
   type Transport,
   type TransportCloseInfo,
   type TransportDiagnostic,
 } from "@codex-rpc/core";
 import type { Observable } from "rxjs";
-import { settlesWithin } from "./settles-within.js";
-import { readStderrInto, type StderrReader } from "./stderr-reader.js";
 import { terminateOnExit } from "./terminate-on-exit.js";
 
 /** A Bun `FileSink`: the stdin of a process spawned with `stdin: "pipe"`. */
@@ -36,18 +38,8 @@ export interface BunSubprocess {
   kill(signal?: "SIGTERM" | "SIGKILL"): void;
 }
 
-export interface BunStdioTransportOptions {
-  /** How many stderr lines to keep for `stderrTail()` and close infos. Default 50. */
-  readonly stderrTailLines?: number;
-  /** `close()`: how long to wait for the process to exit after its stdin ends, before SIGTERM. Default 2000 ms. */
-  readonly stdinEndTimeoutMs?: number;
-  /** `close()`: how long to wait after SIGTERM before SIGKILL. Default 2000 ms. */
-  readonly sigtermTimeoutMs?: number;
-  /** The longest stdout line accepted, in bytes. Default 128 MiB. */
-  readonly maxLineBytes?: number;
-  /** How long to wait for the exit after stdout ends (and for stdout to drain after the exit). Default 1000 ms. */
-  readonly eofGraceMs?: number;
-}
+/** The options of every process transport (see ProcessTransportOptions in @codex-rpc/core). */
+export type BunStdioTransportOptions = ProcessTransportOptions;
 
 /**
  * After the exit, how long to wait for stderr to drain (at most half of `eofGraceMs`, so the exit
@@ -55,13 +47,6 @@ export interface BunStdioTransportOptions {
  * can hold it open forever; the exit is what matters.
  */
 const STDERR_AFTER_EXIT_MS = 250;
-
-/**
- * A write fails with a broken pipe when the server has just exited, often before the exit is
- * seen. Waiting this long for the transport to close lets the send reject with the typed close
- * (exit code, signal, stderr tail) instead of the bare EPIPE.
- */
-const WRITE_FAILURE_CLOSE_WAIT_MS = 2000;
 
 /**
  * The Codex app-server over a Bun child process's stdio: NDJSON on stdin (a `FileSink`) and stdout
@@ -130,16 +115,15 @@ export class BunStdioTransport implements Transport {
     return this.#transport.close();
   }
 
-  /** Buffers the line and flushes it, waiting only when the pipe is full (flush returns a promise then). */
+  /**
+   * Buffers the line and flushes it, waiting only when the pipe is full (flush returns a promise
+   * then). A broken pipe is left to the NDJSON transport, which turns it into the exit's
+   * ConnectionClosedError once the exit is seen.
+   */
   async #write(bytes: Uint8Array): Promise<void> {
     const stdin = this.#child.stdin;
-    try {
-      stdin.write(bytes);
-      await stdin.flush();
-    } catch (error) {
-      await settlesWithin(this.#transport.closed, WRITE_FAILURE_CLOSE_WAIT_MS);
-      throw error; // once the transport has closed, the send rejects with ConnectionClosedError instead
-    }
+    stdin.write(bytes);
+    await stdin.flush();
   }
 
   async #watchProcess(stderr: StderrReader): Promise<TransportCloseInfo> {

@@ -53,6 +53,19 @@ export {
 } from "./ndjson-transport.js";
 export { redactSecrets } from "./redact-secrets.js";
 export { StderrTail } from "./stderr-tail.js";
+export { readStderrInto, type StderrReader } from "./stderr-reader.js";
+export { settlesWithin } from "./settles-within.js";
+export type { ProcessTransportOptions } from "./process-transport-options.js";
+export {
+  codexPlatformTarget,
+  environmentFromRecord,
+  isNodeScript,
+  searchCodexBinary,
+  type CodexBinaryHost,
+  type CodexBinarySearchOptions,
+  type CodexPlatformTarget,
+  type EnvironmentLookup,
+} from "./codex-binary-search.js";
 export { stripAnsi } from "./strip-ansi.js";
 export { MessageInbox } from "./message-inbox.js";
 export { streamWriter } from "./stream-writer.js";

@@ -4,6 +4,7 @@ import { NdjsonDecoder, type NdjsonDecoderOptions } from "./framing/ndjson-decod
 import { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
 import type { JsonRpcMessage } from "./json-rpc-message.js";
 import { MessageInbox } from "./message-inbox.js";
+import { settlesWithin } from "./settles-within.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */
@@ -47,6 +48,14 @@ export interface NdjsonTransportOptions {
   readonly eofGraceMs?: number;
   /** How long `close()` lets queued sends finish writing before it shuts down. Default 1000 ms. */
   readonly closeDrainMs?: number;
+  /**
+   * A write fails (a broken pipe, EPIPE) when the other end has just gone, often before the channel
+   * reports its end. When a write fails while the transport is still open, the send waits this long
+   * for the close, so it rejects with ConnectionClosedError (exit code, signal, stderr tail) rather
+   * than the bare write error; if the transport stays open, the write error. Later sends wait
+   * behind it. Default 2000 ms.
+   */
+  readonly writeFailureCloseWaitMs?: number;
   /** Adds what the adapter knows (e.g. the stderr tail) to a close the transport decides itself ("eof", "error"). */
   readonly completeCloseInfo?: (info: TransportCloseInfo) => TransportCloseInfo;
 }
@@ -79,6 +88,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
 
   readonly #options: NdjsonTransportOptions;
   readonly #eofGraceMs: number;
+  readonly #writeFailureCloseWaitMs: number;
   readonly #decoder: NdjsonDecoder;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
@@ -103,6 +113,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
   constructor(options: NdjsonTransportOptions) {
     this.#options = options;
     this.#eofGraceMs = options.eofGraceMs ?? 1000;
+    this.#writeFailureCloseWaitMs = options.writeFailureCloseWaitMs ?? 2000;
     this.#decoder = new NdjsonDecoder({
       maxLineBytes: options.maxLineBytes,
       decodeUtf8: options.decodeUtf8,
@@ -249,6 +260,9 @@ class NdjsonChannelTransport implements NdjsonTransport {
         await this.#options.write(item.bytes);
         item.resolve();
       } catch (error) {
+        // The channel is probably going away: give its end a moment to arrive. A close meanwhile
+        // rejects this send itself (see #finish), with the close info.
+        if (!this.#closeInfo) await settlesWithin(this.closed, this.#writeFailureCloseWaitMs);
         item.reject(this.#closeInfo ? new ConnectionClosedError(this.#closeInfo) : error);
       }
       this.#inFlightWrite = undefined;

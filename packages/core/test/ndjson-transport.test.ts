@@ -238,6 +238,7 @@ describe("createNdjsonTransport", () => {
 
   it("a failing write rejects only its own send", async () => {
     const { transport, written } = fakeChannel({
+      writeFailureCloseWaitMs: 10,
       write: (bytes) => {
         const message = JSON.parse(utf8Decoder.decode(bytes)) as { method: string };
         if (message.method === "bad") throw new Error("EPIPE");
@@ -247,6 +248,42 @@ describe("createNdjsonTransport", () => {
     const results = await Promise.allSettled([transport.send({ method: "a" }), transport.send({ method: "bad" }), transport.send({ method: "c" })]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(written).toEqual([{ method: "a" }, { method: "c" }]);
+  });
+
+  it("a write that fails before the channel's end is seen waits for it, and rejects with the typed close", async () => {
+    const brokenPipe = Object.assign(new Error("Broken pipe (os error 32)"), { code: "EPIPE" });
+    const { transport, sink, ended } = fakeChannel({ write: () => Promise.reject(brokenPipe), writeFailureCloseWaitMs: 5_000 });
+    const sends = [transport.send({ id: 1, method: "initialize" }), transport.send({ method: "queued" })].map((sent) => sent.catch((error: unknown) => error));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const exitedAt = performance.now();
+    sink.end();
+    ended.resolve({ reason: "exit", exitCode: 1, signal: null, stderrTail: ["Error: CODEX_HOME points to a path that does not exist"] });
+    const errors = await Promise.all(sends);
+    expect(performance.now() - exitedAt).toBeLessThan(1_000); // the close ended the wait, not its bound
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      expect((error as ConnectionClosedError).close).toEqual({ reason: "exit", exitCode: 1, signal: null, stderrTail: ["Error: CODEX_HOME points to a path that does not exist"] });
+    }
+  });
+
+  it("a write that fails while the channel stays up rejects with the write's own error after the bound", async () => {
+    const failure = new Error("EAGAIN");
+    let failNext = true;
+    const { transport, written } = fakeChannel({
+      writeFailureCloseWaitMs: 40,
+      write: (bytes) => {
+        if (failNext) {
+          failNext = false;
+          throw failure;
+        }
+        written.push(JSON.parse(utf8Decoder.decode(bytes)));
+      },
+    });
+    const startedAt = performance.now();
+    await expect(transport.send({ method: "first" })).rejects.toBe(failure);
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(35);
+    await transport.send({ method: "second" }); // still open: the next write goes through
+    expect(written).toEqual([{ method: "second" }]);
   });
 
   it("leaves no send unsettled when the channel ends with writes stuck", async () => {

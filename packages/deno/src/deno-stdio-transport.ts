@@ -1,15 +1,17 @@
 import {
   StderrTail,
   createNdjsonTransport,
+  readStderrInto,
+  settlesWithin,
   type JsonRpcMessage,
   type NdjsonTransport,
+  type ProcessTransportOptions,
+  type StderrReader,
   type Transport,
   type TransportCloseInfo,
   type TransportDiagnostic,
 } from "@codex-rpc/core";
 import type { Observable } from "rxjs";
-import { settlesWithin } from "./settles-within.js";
-import { readStderrInto, type StderrReader } from "./stderr-reader.js";
 import { terminateOnUnload } from "./terminate-on-unload.js";
 
 /**
@@ -27,18 +29,8 @@ export interface DenoChildProcess {
   kill(signal?: "SIGTERM" | "SIGKILL"): void;
 }
 
-export interface DenoStdioTransportOptions {
-  /** How many stderr lines to keep for `stderrTail()` and close infos. Default 50. */
-  readonly stderrTailLines?: number;
-  /** `close()`: how long to wait for the process to exit after its stdin ends, before SIGTERM. Default 2000 ms. */
-  readonly stdinEndTimeoutMs?: number;
-  /** `close()`: how long to wait after SIGTERM before SIGKILL. Default 2000 ms. */
-  readonly sigtermTimeoutMs?: number;
-  /** The longest stdout line accepted, in bytes. Default 128 MiB. */
-  readonly maxLineBytes?: number;
-  /** How long to wait for the exit after stdout ends (and for stdout to drain after the exit). Default 1000 ms. */
-  readonly eofGraceMs?: number;
-}
+/** The options of every process transport (see ProcessTransportOptions in @codex-rpc/core). */
+export type DenoStdioTransportOptions = ProcessTransportOptions;
 
 /**
  * After the exit, how long to wait for stderr to drain (at most half of `eofGraceMs`, so the exit
@@ -46,13 +38,6 @@ export interface DenoStdioTransportOptions {
  * can hold it open forever; the exit is what matters.
  */
 const STDERR_AFTER_EXIT_MS = 250;
-
-/**
- * A write fails with a broken pipe when the server has just exited, often before the exit is
- * seen. Waiting this long for the transport to close lets the send reject with the typed close
- * (exit code, signal, stderr tail) instead of the bare EPIPE.
- */
-const WRITE_FAILURE_CLOSE_WAIT_MS = 2000;
 
 /**
  * The Codex app-server over a Deno child process's stdio: NDJSON on stdin/stdout (web streams),
@@ -93,7 +78,8 @@ export class DenoStdioTransport implements Transport {
     this.#gone = this.#watchProcess(readStderrInto(child.stderr, this.#stderr));
     this.#transport = createNdjsonTransport({
       input: child.stdout,
-      write: (bytes) => this.#write(bytes),
+      // A broken pipe rejects the write; the NDJSON transport turns it into the exit's ConnectionClosedError.
+      write: (bytes) => this.#stdin.write(bytes),
       shutdown: () => this.#shutdown(),
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
@@ -123,15 +109,6 @@ export class DenoStdioTransport implements Transport {
   /** Ends stdin, waits for the exit, then SIGTERM, then SIGKILL; resolves once the process is gone. */
   close(): Promise<void> {
     return this.#transport.close();
-  }
-
-  async #write(bytes: Uint8Array): Promise<void> {
-    try {
-      await this.#stdin.write(bytes);
-    } catch (error) {
-      await settlesWithin(this.#transport.closed, WRITE_FAILURE_CLOSE_WAIT_MS);
-      throw error; // once the transport has closed, the send rejects with ConnectionClosedError instead
-    }
   }
 
   async #watchProcess(stderr: StderrReader): Promise<TransportCloseInfo> {

@@ -5,9 +5,6 @@ const onWindows = Deno.build.os === "windows";
 const SEPARATOR = onWindows ? "\\" : "/";
 const SEPARATORS = onWindows ? /[\\/]+/ : /\/+/;
 
-/** The separator between entries of `PATH`. */
-export const PATH_LIST_DELIMITER = onWindows ? ";" : ":";
-
 export function joinPath(directory: string, ...names: string[]): string {
   return [directory.replace(/[\\/]+$/, ""), ...names].join(SEPARATOR);
 }

@@ -1,138 +1,17 @@
-// @codex-rpc/deno under the real, pinned Deno against the real codex app-server, offline: the
-// mock model provider and the CODEX_HOME live in this (vitest) process; scripts/codex-session.ts
-// runs under Deno, imports the built package and prints JSON lines that the tests check.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
-import { MockResponsesProvider, createCodexHome, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
-import { isProcessRunning, runUnderRuntime, type RunUnderRuntimeOptions, type RuntimeRun } from "../../../test/support/runtimes.js";
+// @codex-rpc/deno under the real, pinned Deno against the real codex app-server, offline: the cases
+// every adapter passes (test/support/real-codex-adapter-cases.ts), run with the permissions the
+// README documents.
+import { describeAdapterAgainstRealCodex, REPOSITORY_ROOT } from "../../../test/support/real-codex-adapter-cases.js";
 
-const SCRIPT = fileURLToPath(new URL("./scripts/codex-session.ts", import.meta.url));
-const REPOSITORY_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 /** The permissions the README documents for the full binary search; the script gets nothing more. */
 const SEARCH_PERMISSIONS = ["--allow-run", "--allow-read", "--allow-env=CODEX_BIN,PATH"];
 /** The README's minimum when @openai/codex is installed in the project: no env access, reads confined to it. */
 const MINIMAL_PERMISSIONS = ["--allow-run", `--allow-read=${REPOSITORY_ROOT}`];
-/** Far above a normal run (about a second); reaching it means something was left unsettled. */
-const SCRIPT_TIMEOUT_MS = 30_000;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-async function temporaryDirectory(prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function offlineCodex(script: readonly ScriptedReply[]): Promise<{ provider: MockResponsesProvider; home: CodexHome; workspace: string; env: Record<string, string> }> {
-  const provider = await MockResponsesProvider.start({ script });
-  cleanups.push(() => provider.close());
-  const home = await createCodexHome({ provider });
-  cleanups.push(() => home.cleanup());
-  const workspace = await temporaryDirectory("codex-rpc-deno-workspace-");
-  return { provider, home, workspace, env: { PATH: process.env["PATH"] ?? "", ...home.env } };
-}
-
-function runScenario(
-  input: Record<string, unknown>,
-  options: Partial<RunUnderRuntimeOptions> & { permissions?: readonly string[] } = {},
-): Promise<RuntimeRun> {
-  const { permissions = SEARCH_PERMISSIONS, ...runOptions } = options;
+describeAdapterAgainstRealCodex({
+  runtime: "deno",
+  runtimeName: "Deno",
   // The repository's package.json and node_modules resolve the bare specifiers ("manual" mode): no flags needed.
-  return runUnderRuntime("deno", ["run", "--no-prompt", ...permissions, SCRIPT, JSON.stringify(input)], {
-    cwd: REPOSITORY_ROOT,
-    timeoutMs: SCRIPT_TIMEOUT_MS,
-    ...runOptions,
-  });
-}
-
-/** The script ended by itself, cleanly, and printed `done`. */
-function expectFinished(run: RuntimeRun): void {
-  expect({ timedOut: run.timedOut, exitCode: run.exitCode, otherOutput: run.otherOutput }, run.stderr).toEqual({ timedOut: false, exitCode: 0, otherOutput: [] });
-  expect(run.results.at(-1)).toEqual({ event: "done" });
-}
-
-function resultOf(run: RuntimeRun, event: string): Record<string, any> {
-  const found = run.results.find((result) => result["event"] === event);
-  if (!found) throw new Error(`the script printed no ${event}; it printed ${JSON.stringify(run.results)}; stderr: ${run.stderr}`);
-  return found;
-}
-
-describe("@codex-rpc/deno on Deno against the real codex app-server", () => {
-  it("handshakes and streams a turn whose text equals the mock's reply; close() leaves no process", async () => {
-    const text = "The quick brown fox jumps over the lazy dog.";
-    const { provider, home, workspace, env } = await offlineCodex([reply.text(text, { chunks: 5 })]);
-    const run = await runScenario({ scenario: "turn", env, cwd: workspace, prompt: "Say the pangram." }, { permissions: MINIMAL_PERMISSIONS });
-    expectFinished(run);
-
-    const initialized = resultOf(run, "initialized");
-    expect(initialized["initializeResponse"]).toMatchObject({ userAgent: expect.stringContaining("codex-rpc-deno-tests"), codexHome: home.dir });
-    const turn = resultOf(run, "turn-completed");
-    expect(turn).toMatchObject({ status: "completed", finalText: text });
-    expect(turn["deltas"].length).toBeGreaterThan(1);
-    expect(turn["deltas"].join("")).toBe(text);
-    expect(provider.requests).toHaveLength(1);
-    expect(resultOf(run, "closed")["close"]).toMatchObject({ reason: "closed", exitCode: 0, stderrTail: expect.any(Array) });
-    expect(isProcessRunning(initialized["pid"])).toBe(false);
-  });
-
-  it("fails with BINARY_NOT_FOUND listing every place it searched", async () => {
-    const emptyProject = await temporaryDirectory("codex-rpc-deno-no-codex-");
-    const emptyBin = await temporaryDirectory("codex-rpc-deno-empty-bin-");
-    const { CODEX_BIN: _codexBin, NODE_OPTIONS: _nodeOptions, ...inherited } = process.env;
-    const run = await runScenario({ scenario: "not-found" }, { cwd: emptyProject, env: { ...inherited, PATH: emptyBin } });
-    expectFinished(run);
-
-    const search = resultOf(run, "search-failed")["error"];
-    expect(search).toMatchObject({ name: "CodexRpcError", code: "BINARY_NOT_FOUND" });
-    expect(search.message).toContain("CODEX_BIN: not set");
-    expect(search.message).toContain(`@openai/codex in node_modules from ${emptyProject} upwards: not installed there`);
-    expect(search.message).toMatch(/PATH: no executable codex in any of its \d+ directories/);
-    const explicit = resultOf(run, "explicit-failed")["error"];
-    expect(explicit).toMatchObject({ code: "BINARY_NOT_FOUND" });
-    expect(explicit.message).toContain("the explicit path /nonexistent/bin/codex: does not exist");
-  });
-
-  it("an exit at start (CODEX_HOME missing) rejects connect with ConnectionClosedError: exit code and stderr tail", async () => {
-    const workspace = await temporaryDirectory("codex-rpc-deno-workspace-");
-    const missingHome = join(workspace, "no-such-codex-home");
-    const run = await runScenario({ scenario: "exit-at-start", env: { PATH: process.env["PATH"] ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" }, cwd: workspace });
-    expectFinished(run);
-
-    const { error } = resultOf(run, "connect-failed");
-    expect(error).toMatchObject({ name: "ConnectionClosedError", code: "CONNECTION_CLOSED", isConnectionClosedError: true });
-    expect(error.close).toMatchObject({ reason: "exit", exitCode: 1, signal: null });
-    expect(error.close.stderrTail.join("\n")).toContain("no-such-codex-home");
-    expect(error.message).toContain("server exited with code 1");
-    expect(isProcessRunning(resultOf(run, "spawned")["pid"])).toBe(false);
-  });
-
-  it("a server SIGKILLed mid-turn rejects the turn with CONNECTION_CLOSED and the signal; the script ends by itself", async () => {
-    const { provider, workspace, env } = await offlineCodex([reply.hang()]);
-    let killed: Promise<void> | undefined;
-    const run = await runScenario(
-      { scenario: "killed-mid-turn", env, cwd: workspace },
-      {
-        onResult: (result) => {
-          if (result["event"] !== "turn-started") return;
-          killed = provider.waitForRequests(1).then(() => {
-            process.kill(result["pid"] as number, "SIGKILL");
-          });
-        },
-      },
-    );
-    await killed;
-    expectFinished(run);
-
-    const { error } = resultOf(run, "turn-failed");
-    expect(error).toMatchObject({ code: "CONNECTION_CLOSED", isConnectionClosedError: true });
-    expect(error.close).toMatchObject({ reason: "exit", exitCode: null, signal: "SIGKILL", stderrTail: expect.any(Array) });
-    expect(resultOf(run, "closed")["close"]).toMatchObject({ reason: "exit", signal: "SIGKILL" });
-    expect(isProcessRunning(resultOf(run, "turn-started")["pid"])).toBe(false);
-  });
+  // A full turn runs with the minimum; the other scenarios search for the binary with everything it may use.
+  runtimeArguments: (script, scenario) => ["run", "--no-prompt", ...(scenario === "turn" ? MINIMAL_PERMISSIONS : SEARCH_PERMISSIONS), ...script],
 });

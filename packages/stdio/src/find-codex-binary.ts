@@ -1,6 +1,6 @@
-import { CodexRpcError } from "@codex-rpc/core";
-import { accessSync, constants, existsSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { delimiter, dirname, join } from "node:path";
+import { codexPlatformTarget as platformTarget, environmentFromRecord, isNodeScript, searchCodexBinary, type CodexBinaryHost, type CodexPlatformTarget } from "@codex-rpc/core";
+import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export interface FindCodexBinaryOptions {
@@ -15,24 +15,10 @@ export interface FindCodexBinaryOptions {
   readonly packageSearchFrom?: readonly string[];
 }
 
-/** The npm platform packages `@openai/codex` depends on, by Node platform and arch. */
-const PLATFORM_TARGETS: Readonly<Record<string, { readonly packageName: string; readonly triple: string }>> = {
-  "linux-x64": { packageName: "@openai/codex-linux-x64", triple: "x86_64-unknown-linux-musl" },
-  "linux-arm64": { packageName: "@openai/codex-linux-arm64", triple: "aarch64-unknown-linux-musl" },
-  "android-x64": { packageName: "@openai/codex-linux-x64", triple: "x86_64-unknown-linux-musl" },
-  "android-arm64": { packageName: "@openai/codex-linux-arm64", triple: "aarch64-unknown-linux-musl" },
-  "darwin-x64": { packageName: "@openai/codex-darwin-x64", triple: "x86_64-apple-darwin" },
-  "darwin-arm64": { packageName: "@openai/codex-darwin-arm64", triple: "aarch64-apple-darwin" },
-  "win32-x64": { packageName: "@openai/codex-win32-x64", triple: "x86_64-pc-windows-msvc" },
-  "win32-arm64": { packageName: "@openai/codex-win32-arm64", triple: "aarch64-pc-windows-msvc" },
-};
-
 /** The platform package and vendor directory that hold the native binary on this machine, if codex ships one. */
-export function codexPlatformTarget(platform = process.platform, arch = process.arch) {
-  return PLATFORM_TARGETS[`${platform}-${arch}`];
+export function codexPlatformTarget(platform: string = process.platform, arch: string = process.arch): CodexPlatformTarget | undefined {
+  return platformTarget(platform, arch);
 }
-
-const EXECUTABLE_NAME = process.platform === "win32" ? "codex.exe" : "codex";
 
 /**
  * Finds the codex binary, trying in order:
@@ -53,146 +39,36 @@ const EXECUTABLE_NAME = process.platform === "win32" ? "codex.exe" : "codex";
  * @throws CodexRpcError `BINARY_NOT_FOUND`, listing every place tried and why it failed.
  */
 export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
-  const env = options.env ?? process.env;
-  const tried: string[] = [];
-  const fail = (advice: string): never => {
-    throw new CodexRpcError("BINARY_NOT_FOUND", `codex binary not found. Tried, in order:\n${tried.map((line) => `  - ${line}`).join("\n")}\n${advice}`);
+  return searchCodexBinary(nodeHost(options.env ?? process.env), {
+    explicitPath: options.explicitPath,
+    packageSearchFrom: options.packageSearchFrom ?? [process.cwd(), fileURLToPath(new URL(".", import.meta.url))],
+    describePackageLookup: (directory) => `@openai/codex resolved from ${directory}`,
+    acceptNodeLauncher: true,
+    installAdvice: "Install it with `npm install @openai/codex` (or globally), set CODEX_BIN, or pass the binary's path.",
+  });
+}
+
+/** The search's view of Node: `node:fs` and `node:path`, and the environment given. */
+function nodeHost(env: Readonly<Record<string, string | undefined>>): CodexBinaryHost {
+  return {
+    platform: process.platform,
+    arch: process.arch,
+    env: environmentFromRecord(env),
+    fileKind: (path) => {
+      try {
+        return statSync(path).isFile() ? "file" : "other";
+      } catch {
+        return "missing";
+      }
+    },
+    // Scripts only need to be readable: they run under Node. Windows has no execute permission.
+    canRun: (path) => {
+      accessSync(path, isNodeScript(path) || process.platform === "win32" ? constants.R_OK : constants.X_OK);
+      return true;
+    },
+    realPath: (path) => realpathSync(path),
+    readTextFile: (path) => readFileSync(path, "utf8"),
+    joinPath: join,
+    dirname,
   };
-
-  if (options.explicitPath !== undefined) {
-    const problem = problemWithExecutable(options.explicitPath);
-    if (!problem) return options.explicitPath;
-    tried.push(`the explicit path ${options.explicitPath}: ${problem}`);
-    fail("Pass the path of an existing codex executable, or leave it out to search CODEX_BIN, @openai/codex and PATH.");
-  }
-
-  const codexBin = env["CODEX_BIN"];
-  if (codexBin) {
-    const problem = problemWithExecutable(codexBin);
-    if (!problem) return codexBin;
-    tried.push(`CODEX_BIN=${codexBin}: ${problem}`);
-    fail("Point CODEX_BIN at an existing codex executable, or unset it to search @openai/codex and PATH.");
-  }
-  tried.push("CODEX_BIN: not set");
-
-  const packageSearchFrom = options.packageSearchFrom ?? [process.cwd(), fileURLToPath(new URL(".", import.meta.url))];
-  for (const directory of packageSearchFrom) {
-    const found = fromCodexPackage(directory, tried);
-    if (found) return found;
-  }
-
-  const fromPath = fromSearchPath(env["PATH"] ?? env["Path"] ?? "", tried);
-  if (fromPath) return fromPath;
-
-  return fail("Install it with `npm install @openai/codex` (or globally), set CODEX_BIN, or pass the binary's path.");
-}
-
-/** Resolves `@openai/codex` from `directory` and returns its native binary or its launcher script. */
-function fromCodexPackage(directory: string, tried: string[]): string | undefined {
-  const packageDir = findInstalledPackage("@openai/codex", directory);
-  if (!packageDir) {
-    tried.push(`@openai/codex resolved from ${directory}: not installed there`);
-    return undefined;
-  }
-  const native = nativeBinaryInPackage(packageDir);
-  if (native.path) return native.path;
-
-  const launcher = launcherOf(join(packageDir, "package.json"));
-  if (launcher && !problemWithExecutable(launcher)) return launcher;
-  tried.push(`@openai/codex at ${packageDir}: ${native.problem}, and its bin.codex launcher ${launcher ?? "is not declared"}${launcher ? ` is unusable (${problemWithExecutable(launcher)})` : ""}`);
-  return undefined;
-}
-
-/**
- * Node's node_modules lookup (each ancestor's `node_modules/<name>`), from the real path of
- * `fromDir` so pnpm's symlinked layout finds a package's siblings. Unlike `require.resolve` it
- * ignores NODE_PATH and global folders: which codex runs should not depend on how the caller was
- * launched (pnpm's bin shims set NODE_PATH).
- */
-function findInstalledPackage(name: string, fromDir: string): string | undefined {
-  let directory: string;
-  try {
-    directory = realpathSync(fromDir);
-  } catch {
-    return undefined;
-  }
-  for (;;) {
-    const candidate = join(directory, "node_modules", ...name.split("/"));
-    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
-    const parent = dirname(directory);
-    if (parent === directory) return undefined;
-    directory = parent;
-  }
-}
-
-/** The native binary of an `@openai/codex` package: in its platform package, or vendored in the package itself. */
-function nativeBinaryInPackage(packageDir: string): { path: string; problem?: undefined } | { path?: undefined; problem: string } {
-  const target = codexPlatformTarget();
-  if (!target) return { problem: `codex ships no native binary for ${process.platform}-${process.arch}` };
-  const candidates: string[] = [];
-  // The platform package is an optional dependency; older releases vendored the binary instead.
-  const platformPackageDir = findInstalledPackage(target.packageName, packageDir);
-  if (platformPackageDir) candidates.push(join(platformPackageDir, "vendor", target.triple, "bin", EXECUTABLE_NAME));
-  candidates.push(join(packageDir, "vendor", target.triple, "bin", EXECUTABLE_NAME));
-  for (const candidate of candidates) {
-    if (!problemWithExecutable(candidate)) return { path: candidate };
-  }
-  return { problem: `no native binary (its optional dependency ${target.packageName} is not installed; looked for ${candidates.join(", ")})` };
-}
-
-function launcherOf(packageJsonPath: string): string | undefined {
-  try {
-    const manifest = JSON.parse(readFileSync(packageJsonPath, "utf8")) as { bin?: string | Record<string, string> };
-    const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.["codex"];
-    return bin ? join(dirname(packageJsonPath), bin) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function fromSearchPath(searchPath: string, tried: string[]): string | undefined {
-  const directories = searchPath.split(delimiter).filter((entry) => entry !== "");
-  for (const directory of directories) {
-    const candidate = join(directory, EXECUTABLE_NAME);
-    if (problemWithExecutable(candidate)) continue;
-    return nativeBinaryBehindLauncher(candidate) ?? candidate;
-  }
-  tried.push(directories.length === 0 ? "PATH: empty" : `PATH: no executable ${EXECUTABLE_NAME} in any of its ${directories.length} directories`);
-  return undefined;
-}
-
-/** A `codex` on PATH is usually npm's link to the `@openai/codex` launcher: prefer the binary it would run. */
-function nativeBinaryBehindLauncher(candidate: string): string | undefined {
-  try {
-    const target = realpathSync(candidate);
-    if (!/\.(?:c|m)?js$/.test(target)) return undefined;
-    const packageDir = dirname(dirname(target));
-    const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { name?: string };
-    if (manifest.name !== "@openai/codex") return undefined;
-    return nativeBinaryInPackage(packageDir).path ?? target;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Why `path` cannot be run, or undefined if it can. Scripts only need to be readable: they run under Node. */
-function problemWithExecutable(path: string): string | undefined {
-  let isFile: boolean;
-  try {
-    isFile = statSync(path).isFile();
-  } catch {
-    return "does not exist";
-  }
-  if (!isFile) return "is not a file";
-  try {
-    accessSync(path, isNodeScript(path) || process.platform === "win32" ? constants.R_OK : constants.X_OK);
-  } catch {
-    return isNodeScript(path) ? "is not readable" : "is not executable";
-  }
-  return undefined;
-}
-
-/** Whether `path` is a JavaScript file that has to be run with Node rather than executed. */
-export function isNodeScript(path: string): boolean {
-  return /\.(?:c|m)?js$/.test(path);
 }

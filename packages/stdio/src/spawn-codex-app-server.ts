@@ -1,6 +1,6 @@
-import { ConnectionClosedError } from "@codex-rpc/core";
+import { ConnectionClosedError, isNodeScript } from "@codex-rpc/core";
 import { spawn } from "node:child_process";
-import { findCodexBinary, isNodeScript } from "./find-codex-binary.js";
+import { findCodexBinary } from "./find-codex-binary.js";
 import { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
 
 export interface SpawnCodexAppServerOptions extends Omit<StdioTransportOptions, "cwd"> {

@@ -1,9 +1,11 @@
 import {
   StderrTail,
   createNdjsonTransport,
+  settlesWithin,
   type JsonRpcMessage,
   type NdjsonInputSink,
   type NdjsonTransport,
+  type ProcessTransportOptions,
   type Transport,
   type TransportCloseInfo,
   type TransportDiagnostic,
@@ -14,17 +16,7 @@ import { existsSync } from "node:fs";
 import type { Observable } from "rxjs";
 import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
 
-export interface StdioTransportOptions {
-  /** How many stderr lines to keep for `stderrTail()` and close infos. Default 50. */
-  readonly stderrTailLines?: number;
-  /** `close()`: how long to wait for the process to exit after its stdin ends, before SIGTERM. Default 2000 ms. */
-  readonly stdinEndTimeoutMs?: number;
-  /** `close()`: how long to wait after SIGTERM before SIGKILL. Default 2000 ms. */
-  readonly sigtermTimeoutMs?: number;
-  /** The longest stdout line accepted, in bytes. Default 128 MiB. */
-  readonly maxLineBytes?: number;
-  /** How long to wait for the exit after stdout ends (and for stdout to drain after the exit). Default 1000 ms. */
-  readonly eofGraceMs?: number;
+export interface StdioTransportOptions extends ProcessTransportOptions {
   /**
    * The working directory the process was spawned in, if not this process's: named in the error
    * when the start fails, since Node reports a missing working directory as ENOENT of the command.
@@ -68,8 +60,9 @@ export class StdioTransport implements Transport {
     this.#sigtermTimeoutMs = options.sigtermTimeoutMs ?? 2000;
     this.#stderr = new StderrTail(options.stderrTailLines ?? 50, (line) => this.#transport.reportDiagnostic({ kind: "stderr", message: line }));
 
-    // An EPIPE here means the server went away; the failed write rejects its send and the exit
-    // closes the transport. Without a listener Node would throw it as an uncaught error.
+    // An EPIPE here means the server went away; the failed write rejects its send (with the
+    // ConnectionClosedError of the exit, once seen). Without a listener Node would throw it as an
+    // uncaught error.
     stdin.on("error", () => {});
     stderr.setEncoding("utf8");
     stderr.on("data", (text: string) => this.#stderr.push(text));
@@ -159,22 +152,12 @@ export class StdioTransport implements Transport {
   async #shutdown(): Promise<TransportCloseInfo> {
     if (!this.#isGone) {
       this.#child.stdin?.end();
-      if (!(await this.#goneWithin(this.#stdinEndTimeoutMs))) {
+      if (!(await settlesWithin(this.#gone, this.#stdinEndTimeoutMs))) {
         this.#kill("SIGTERM");
-        if (!(await this.#goneWithin(this.#sigtermTimeoutMs))) this.#kill("SIGKILL");
+        if (!(await settlesWithin(this.#gone, this.#sigtermTimeoutMs))) this.#kill("SIGKILL");
       }
     }
     return this.#gone;
-  }
-
-  #goneWithin(ms: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
-      void this.#gone.then(() => {
-        clearTimeout(timer);
-        resolve(true);
-      });
-    });
   }
 
   #kill(signal: NodeJS.Signals): void {

@@ -1,5 +1,6 @@
-import type { StderrTail } from "@codex-rpc/core";
+import type { StderrTail } from "./stderr-tail.js";
 
+/** A running read of a process's stderr into a StderrTail (see `readStderrInto`). */
 export interface StderrReader {
   /** Resolves (never rejects) when stderr has ended, failed, or been cancelled. */
   readonly done: Promise<void>;
@@ -7,7 +8,10 @@ export interface StderrReader {
   cancel(): void;
 }
 
-/** Reads a process's stderr into `tail` as text, until it ends. */
+/**
+ * Reads a process's stderr (a web stream, as Deno and Bun give it) into `tail` as text, until it
+ * ends. What was read stays in the tail when the read is cancelled or the pipe fails.
+ */
 export function readStderrInto(stderr: ReadableStream<Uint8Array>, tail: StderrTail): StderrReader {
   const reader = stderr.getReader();
   const decoder = new TextDecoder();
