@@ -411,6 +411,11 @@ export class CodexClient {
     return count;
   }
 
+  /** How many subscribers `notifications()` and `unknownNotifications()` have together now (for leak checks). */
+  get notificationSubscriberCount(): number {
+    return this.typedNotifications.subscriberCount + this.untypedNotifications.subscriberCount;
+  }
+
   private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const validate = this.validators?.serverRequestValidators[request.method as ServerRequestMethod]?.params;
     if (validate && !validate(request.params)) {

@@ -126,6 +126,11 @@ export class JsonRpcConnection {
     return this.pending.size;
   }
 
+  /** How many subscribers `notifications` has now (for leak checks). */
+  get notificationSubscriberCount(): number {
+    return this.notificationSubject.subscriberCount;
+  }
+
   /** Whether the transport has closed. */
   get isClosed(): boolean {
     return this.closeInfo !== undefined;

@@ -30,6 +30,11 @@ export class Multicast<T> {
     return this.subscribers.size > 0;
   }
 
+  /** How many subscribers are live (for leak checks). */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
   next(value: T): void {
     for (const subscriber of this.subscribers) subscriber.next(value);
   }

@@ -127,6 +127,11 @@ export class Turn implements AsyncIterable<ServerNotification> {
     return this.turnId;
   }
 
+  /** How many subscribers `events$`, `items$` and `text$` have together now (for leak checks). */
+  get subscriberCount(): number {
+    return this.eventSubject.subscriberCount + this.itemSubject.subscriberCount + this.textSubject.subscriberCount;
+  }
+
   /** Asks the server to stop the turn; it then completes with status `interrupted`. */
   async interrupt(): Promise<void> {
     if (this.done) return;

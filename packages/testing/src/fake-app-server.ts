@@ -27,6 +27,8 @@ export interface FakeAppServerOptions {
   readonly turns?: readonly FakeTurnScript[];
   /** Answer nothing at all (a stalled server): requests time out. */
   readonly stalled?: boolean;
+  /** The longest line the client's transport accepts, in bytes (default: the transport's, 128 MiB). */
+  readonly maxLineBytes?: number;
 }
 
 /** A custom answer to a client request: a result, or a JSON-RPC error. */
@@ -77,6 +79,7 @@ export class FakeAppServer {
         return ended;
       },
       ended,
+      ...(options.maxLineBytes === undefined ? {} : { maxLineBytes: options.maxLineBytes }),
     });
   }
 
@@ -99,9 +102,12 @@ export class FakeAppServer {
     });
   }
 
-  /** Writes raw text to the client as it is (e.g. a line that is not JSON). */
-  sendRaw(text: string): void {
-    if (!this.closed) this.sink.data(new TextEncoder().encode(text));
+  /**
+   * Writes raw text or bytes to the client as they are (e.g. a line that is not JSON), as one chunk:
+   * a line sent in several calls reaches the client's framing in several chunks.
+   */
+  sendRaw(data: string | Uint8Array): void {
+    if (!this.closed) this.sink.data(typeof data === "string" ? new TextEncoder().encode(data) : data);
   }
 
   /** The server dies: the transport closes with this exit (default: killed by SIGKILL). */
