@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from "@codex-rpc/core";
+import { codexChildEnvironment, ConnectionClosedError } from "@codex-rpc/core";
 import { existsSync } from "node:fs";
 import { BunStdioTransport, type BunStdioTransportOptions } from "./bun-stdio-transport.js";
 import { findCodexBinary } from "./find-codex-binary.js";
@@ -9,9 +9,10 @@ export interface SpawnCodexAppServerOptions extends BunStdioTransportOptions {
   /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
   readonly args?: readonly string[];
   /**
-   * The server's entire environment, passed as is: nothing is added or merged (entries whose value
-   * is undefined are left out). Default: `process.env`. To add a variable, pass
-   * `{ ...process.env, CODEX_HOME: dir }`.
+   * Variables for the server, on top of what codex needs from this process's environment (PATH,
+   * HOME, CODEX_HOME, locale, proxies …: `CODEX_ENVIRONMENT_NEEDS` in @codex-rpc/core). Nothing else
+   * of this process's environment is passed — no API keys or tokens. A name set here wins;
+   * `NAME: undefined` withholds one of the needed ones.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The server's working directory. Default: this process's. */
@@ -32,8 +33,8 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
   try {
     child = Bun.spawn({
       cmd: [binary, "app-server", ...(options.args ?? [])],
-      // Bun passes `env` as the whole environment, as our contract says.
-      ...(options.env ? { env: definedEntries(options.env) } : {}),
+      // Bun passes `env` as the whole environment.
+      env: codexChildEnvironment((name) => process.env[name], options.env),
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stdin: "pipe",
       stdout: "pipe",
@@ -44,12 +45,6 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
     throw new ConnectionClosedError({ reason: "error", error: describeSpawnError(binary, options.cwd, error) });
   }
   return new BunStdioTransport(child, options);
-}
-
-function definedEntries(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
-  return defined;
 }
 
 /** Bun, like Node, reports a missing working directory as ENOENT of the command: say which one it was. */

@@ -52,8 +52,13 @@ declare namespace Deno {
   function cwd(): string;
 
   const env: {
-    /** @throws Deno.errors.NotCapable without `--allow-env` for this variable. */
+    /** @throws Deno.errors.NotCapable without `--allow-env` for this variable (or prompts, on a terminal). */
     get(key: string): string | undefined;
+  };
+
+  const permissions: {
+    /** Whether a permission is granted, without prompting. */
+    querySync(descriptor: { readonly name: "env"; readonly variable: string }): { readonly state: "granted" | "denied" | "prompt" };
   };
 
   const build: {

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from "@codex-rpc/core";
+import { codexChildEnvironment, ConnectionClosedError } from "@codex-rpc/core";
 import { DenoStdioTransport, type DenoStdioTransportOptions } from "./deno-stdio-transport.js";
 import { findCodexBinary } from "./find-codex-binary.js";
 
@@ -8,9 +8,11 @@ export interface SpawnCodexAppServerOptions extends DenoStdioTransportOptions {
   /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
   readonly args?: readonly string[];
   /**
-   * The server's entire environment, passed as is: nothing is added or merged (entries whose value
-   * is undefined are left out). Default: this program's environment. To add a variable, pass
-   * `{ ...Deno.env.toObject(), CODEX_HOME: dir }`.
+   * Variables for the server, on top of what codex needs from this program's environment (PATH,
+   * HOME, CODEX_HOME, locale, proxies …: `CODEX_ENVIRONMENT_NEEDS` in @codex-rpc/core; reading them
+   * needs `--allow-env` for those names, and unreadable ones are left out). Nothing else of this
+   * program's environment is passed — no API keys or tokens. A name set here wins; `NAME: undefined`
+   * withholds one of the needed ones.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The server's working directory. Default: this program's. */
@@ -33,7 +35,8 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
     child = new Deno.Command(binary, {
       args: ["app-server", ...(options.args ?? [])],
       // Deno adds `env` to the parent's environment unless told to clear it first.
-      ...(options.env ? { env: definedEntries(options.env), clearEnv: true } : {}),
+      env: codexChildEnvironment(readParentVariable, options.env),
+      clearEnv: true,
       ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
       stdin: "piped",
       stdout: "piped",
@@ -47,8 +50,11 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
   return new DenoStdioTransport(child, options);
 }
 
-function definedEntries(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
-  const defined: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) if (value !== undefined) defined[name] = value;
-  return defined;
+/**
+ * One variable of this program's environment; undefined when unset or not granted by
+ * `--allow-env`. Asks first: on a terminal, reading an ungranted variable would prompt.
+ */
+function readParentVariable(name: string): string | undefined {
+  if (Deno.permissions.querySync({ name: "env", variable: name }).state !== "granted") return undefined;
+  return Deno.env.get(name);
 }

@@ -1,4 +1,4 @@
-import { ConnectionClosedError, isNodeScript } from "@codex-rpc/core";
+import { codexChildEnvironment, ConnectionClosedError, isNodeScript } from "@codex-rpc/core";
 import { spawn } from "node:child_process";
 import { findCodexBinary } from "./find-codex-binary.js";
 import { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
@@ -9,8 +9,10 @@ export interface SpawnCodexAppServerOptions extends Omit<StdioTransportOptions, 
   /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
   readonly args?: readonly string[];
   /**
-   * The server's entire environment, passed as is: nothing is added or merged. Default:
-   * `process.env`. To add a variable, pass `{ ...process.env, CODEX_HOME: dir }`.
+   * Variables for the server, on top of what codex needs from this process's environment (PATH,
+   * HOME, CODEX_HOME, locale, proxies …: `CODEX_ENVIRONMENT_NEEDS` in @codex-rpc/core). Nothing else
+   * of this process's environment is passed — no API keys or tokens — since codex runs commands a
+   * model chose and they see it. A name set here wins; `NAME: undefined` withholds one of the needed ones.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The server's working directory. Default: this process's. */
@@ -31,7 +33,7 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
   const [command, args] = isNodeScript(binary) ? [process.execPath, [binary, ...serverArgs]] : [binary, serverArgs];
 
   const child = spawn(command, args, {
-    env: options.env ?? process.env,
+    env: codexChildEnvironment((name) => process.env[name], options.env),
     cwd: options.cwd,
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
