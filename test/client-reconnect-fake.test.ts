@@ -93,6 +93,24 @@ it("a thread the new server cannot resume is reported, not fatal", async () => {
   await client.close();
 });
 
+it("does not resume threads that were closed, archived, deleted or unsubscribed", async () => {
+  const { servers, factory } = serversFactory((server) => {
+    server.respond("thread/resume", (params) => ({ result: { thread: { id: (params as { threadId: string }).threadId, turns: [] } } }));
+    server.respond("thread/unsubscribe", () => ({ result: { status: "unsubscribed" } }));
+  });
+  const client = await CodexClient.connect(factory, { reconnect: fast });
+  const threads = await Promise.all(Array.from({ length: 5 }, () => client.startThread()));
+  const [closed, archived, deleted, unsubscribed, kept] = threads.map((thread) => thread.id);
+  servers[0]!.notify("thread/closed", { threadId: closed });
+  servers[0]!.notify("thread/archived", { threadId: archived });
+  servers[0]!.notify("thread/deleted", { threadId: deleted });
+  await client.request("thread/unsubscribe", { threadId: unsubscribed! });
+  const reconnected = firstValueFrom(client.reconnections$);
+  servers[0]!.crash();
+  expect((await reconnected).threads.map((thread) => thread.threadId)).toEqual([kept]);
+  await client.close();
+});
+
 it("`reconnect` with a transport instead of a factory is a usage error", async () => {
   const server = new FakeAppServer();
   await expect(CodexClient.connect(server.transport, { reconnect: true })).rejects.toThrow(/needs a function that opens a new transport/);

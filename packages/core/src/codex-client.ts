@@ -94,6 +94,8 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
 }
 
 const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(SERVER_NOTIFICATION_METHODS);
+/** After these a thread is no longer open here: it is not resumed after a reconnect. */
+const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/archived", "thread/deleted"]);
 
 /**
  * A typed client for one codex app-server connection: `connect()` runs the handshake
@@ -291,6 +293,7 @@ export class CodexClient {
   /** Sends a request typed by its method; resolves with the typed result. */
   async request<M extends ClientRequestMethod>(method: M, ...[params, options]: RequestArgs<M>): Promise<ClientRequestMap[M]["result"]> {
     const result = await this.connection.request(method, params, options);
+    if (method === "thread/unsubscribe") this.#openThreads.delete((params as { threadId: string }).threadId);
     const validate = this.validators?.clientRequestValidators[method]?.result;
     if (validate && !validate(result)) throw new ValidationFailedError(method, "result", validate.errors ?? []);
     return result as ClientRequestMap[M]["result"];
@@ -364,6 +367,10 @@ export class CodexClient {
   }
 
   private onNotification(notification: JsonRpcNotification): void {
+    if (THREAD_ENDINGS.has(notification.method)) {
+      const threadId = threadIdOf(notification.params);
+      if (threadId !== undefined) this.#openThreads.delete(threadId);
+    }
     if (notification.method === "serverRequest/resolved") {
       const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
       this.connection.withdrawServerRequest(params.requestId);
