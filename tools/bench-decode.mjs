@@ -20,21 +20,13 @@
 //   validated    the same with `validate: true` (generated validators on every message's params)
 // Stages run interleaved, once per round (default 7 rounds after a warm-up round); times are
 // medians, ratios the medians of per-round ratios.
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { importBuilt } from "./support/built-packages.mjs";
 import os from "node:os";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORE = join(ROOT, "packages", "core", "dist", "index.js");
-const VALIDATORS = join(ROOT, "packages", "protocol", "generated", "stable", "validators.js");
-if (!existsSync(CORE)) {
-  console.error("packages/core is not built: run `npx -y pnpm@12.21.0 build` first");
-  process.exit(2);
-}
-const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await import(pathToFileURL(CORE).href);
-const { loadValidators } = await import(pathToFileURL(VALIDATORS).href);
+const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await importBuilt("packages/core/dist/index.js");
+const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
+const { loadValidators } = await importBuilt("packages/protocol/generated/stable/validators.js");
 
 const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "7" } } });
 const rounds = Number(args.rounds);
@@ -60,14 +52,7 @@ function nonAsciiDeltaLine(i) {
   return JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId: TURN, itemId: ITEM, delta }, emittedAtMs: 1763800000000 + i });
 }
 
-/** Node's slicers and ASCII check, as @codex-rpc/stdio hands them to the decoder. */
-const { isAscii: isAsciiView } = await import("node:buffer");
-const utf8Slice = Buffer.prototype.utf8Slice;
-const latin1Slice = Buffer.prototype.latin1Slice;
-const isAscii = (bytes, start, end) => isAsciiView(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
-const decodeAscii = (bytes, start, end) => latin1Slice.call(bytes, start, end);
-const decodeUtf8 = (bytes, start, end) =>
-  end - start >= 4096 && isAscii(bytes, start, end) ? latin1Slice.call(bytes, start, end) : utf8Slice.call(bytes, start, end);
+const { decodeUtf8, isAscii, decodeAscii } = nodeDecoding;
 
 function bigLine(i) {
   const delta = `${"drwxr-xr-x  2 user staff   4096 Nov 22 16:00 some-directory-name\n".repeat(320)}${i}`.slice(0, 20_000);

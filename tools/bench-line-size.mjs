@@ -13,10 +13,9 @@
 // (Deno, browsers; information). Stages run interleaved once per round (default 5 after a warm-up
 // round) with a full GC before each; times are medians.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { importBuilt } from "./support/built-packages.mjs";
 import os from "node:os";
 
 if (typeof globalThis.gc !== "function") {
@@ -27,13 +26,8 @@ if (typeof globalThis.gc !== "function") {
   process.exit(rerun.status ?? 1);
 }
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORE = join(ROOT, "packages", "core", "dist", "index.js");
-if (!existsSync(CORE)) {
-  console.error("packages/core is not built: run `npx -y pnpm@12.21.0 build` first");
-  process.exit(2);
-}
-const { NdjsonDecoder } = await import(pathToFileURL(CORE).href);
+const { NdjsonDecoder } = await importBuilt("packages/core/dist/index.js");
+const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
 
 const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "5" } } });
 const rounds = Number(args.rounds);
@@ -41,15 +35,7 @@ const MIB = 1024 * 1024;
 const SIZES_MIB = [8, 16, 32, 64];
 const CHUNK = 64 * 1024;
 
-/** Node's slicers and ASCII check, as @codex-rpc/stdio hands them to the decoder. */
-const { isAscii: isAsciiView } = await import("node:buffer");
-const utf8Slice = Buffer.prototype.utf8Slice;
-const latin1Slice = Buffer.prototype.latin1Slice;
-const isAscii = (bytes, start, end) => isAsciiView(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
-const decodeAscii = (bytes, start, end) => latin1Slice.call(bytes, start, end);
-const decodeUtf8 = (bytes, start, end) =>
-  end - start >= 4096 && isAscii(bytes, start, end) ? latin1Slice.call(bytes, start, end) : utf8Slice.call(bytes, start, end);
-const NODE_SLICERS = { decodeUtf8, isAscii, decodeAscii };
+const NODE_SLICERS = nodeDecoding;
 
 const TEXTS = {
   ASCII: "the answer continues, line after line of it; ",

@@ -16,10 +16,9 @@
 // garbage collections. Exits 1 if a message was lost or the growth is over the bound.
 // --json adds one machine-readable line at the end (for test/reliability/soak.test.ts).
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { importBuilt } from "./support/built-packages.mjs";
 
 if (typeof globalThis.gc !== "function") {
   // Heap figures mean something only after a full collection, which needs --expose-gc.
@@ -29,13 +28,8 @@ if (typeof globalThis.gc !== "function") {
   process.exit(rerun.status ?? 1);
 }
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CORE = join(ROOT, "packages", "core", "dist", "index.js");
-if (!existsSync(CORE)) {
-  console.error("packages/core is not built: run `npx -y pnpm@12.21.0 build` first");
-  process.exit(2);
-}
-const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await import(pathToFileURL(CORE).href);
+const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await importBuilt("packages/core/dist/index.js");
+const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
 
 const { values: args } = parseArgs({
   options: {
@@ -56,13 +50,7 @@ const CHUNK = 64 * 1024;
 const THREAD = "019a0000-0000-7000-8000-000000000001";
 const MB = 1024 * 1024;
 
-/** Node's slicers and ASCII check, as @codex-rpc/stdio hands them to the decoder. */
-const { isAscii: isAsciiView } = await import("node:buffer");
-const utf8Slice = Buffer.prototype.utf8Slice;
-const latin1Slice = Buffer.prototype.latin1Slice;
-const isAscii = (bytes, start, end) => isAsciiView(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
-const decodeAscii = (bytes, start, end) => latin1Slice.call(bytes, start, end);
-const decodeUtf8 = (bytes, start, end) => utf8Slice.call(bytes, start, end);
+const { decodeUtf8, isAscii, decodeAscii } = nodeDecoding;
 
 function protocolTurn(id, status) {
   return { id, status, items: [], error: null, startedAt: null, completedAt: null, durationMs: null, itemsView: "notLoaded", rootTurnId: null };

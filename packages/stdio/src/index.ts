@@ -1,3 +1,4 @@
 export { findCodexBinary, type FindCodexBinaryOptions } from "./find-codex-binary.js";
 export { spawnCodexAppServer, type SpawnCodexAppServerOptions } from "./spawn-codex-app-server.js";
 export { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
+export { nodeDecoding } from "./node-decoding.js";

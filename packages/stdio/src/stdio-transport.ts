@@ -10,9 +10,9 @@ import {
   type TransportCloseInfo,
   type TransportDiagnostic,
 } from "@codex-rpc/core";
-import { isAscii } from "node:buffer";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { nodeDecoding } from "./node-decoding.js";
 import type { Observable } from "rxjs";
 import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
 
@@ -78,9 +78,7 @@ export class StdioTransport implements Transport {
       shutdown: () => this.#shutdown(),
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
-      decodeUtf8: decodeUtf8WithBuffer,
-      isAscii: isAsciiRun,
-      decodeAscii: decodeAsciiWithBuffer,
+      ...nodeDecoding,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
@@ -180,26 +178,4 @@ function describeSpawnError(command: string, cwd: string | undefined, error: Err
     reason = error.message;
   }
   return new Error(`could not start ${command}: ${reason} (${error.code ?? "spawn error"})`, { cause: error });
-}
-
-/**
- * Node's own slicers, with no view object per line; a long ASCII run (most of the protocol) is
- * copied as Latin-1, which skips UTF-8 decoding. `isAscii` checks a 64 KiB run in microseconds;
- * for a single short line the check would cost more than it saves.
- */
-const utf8Slice = (Buffer.prototype as unknown as { utf8Slice(this: Uint8Array, start: number, end: number): string }).utf8Slice;
-const latin1Slice = (Buffer.prototype as unknown as { latin1Slice(this: Uint8Array, start: number, end: number): string }).latin1Slice;
-const LONG_RUN_BYTES = 4096;
-
-function isAsciiRun(bytes: Uint8Array, start: number, end: number): boolean {
-  return isAscii(new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start));
-}
-
-function decodeAsciiWithBuffer(bytes: Uint8Array, start: number, end: number): string {
-  return latin1Slice.call(bytes, start, end);
-}
-
-function decodeUtf8WithBuffer(bytes: Uint8Array, start: number, end: number): string {
-  if (end - start >= LONG_RUN_BYTES && isAsciiRun(bytes, start, end)) return latin1Slice.call(bytes, start, end);
-  return utf8Slice.call(bytes, start, end);
 }
