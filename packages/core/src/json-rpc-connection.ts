@@ -198,8 +198,10 @@ export class JsonRpcConnection {
       signal?.addEventListener("abort", onAbort, { once: true });
       const message = params === undefined ? { id, method } : { id, method, params };
       this.transport.send(this.envelope(message)).catch((error: unknown) => {
+        // A write that met a dead server fails with the transport's close error, which names no
+        // request, and often before this connection has seen the close: name this request.
         const pending = this.pending.get(id);
-        pending?.reject(error instanceof ConnectionClosedError && this.closeInfo ? new ConnectionClosedError(this.closeInfo, { method, id }) : error);
+        pending?.reject(error instanceof ConnectionClosedError ? new ConnectionClosedError(this.closeInfo ?? error.close, { method, id }) : error);
       });
     });
   }

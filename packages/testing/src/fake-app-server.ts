@@ -112,7 +112,9 @@ export class FakeAppServer {
 
   /** The server dies: the transport closes with this exit (default: killed by SIGKILL). */
   crash(info: Partial<Omit<TransportCloseInfo, "reason">> = {}): void {
-    this.finish({ reason: "exit", exitCode: info.exitCode ?? null, signal: info.signal ?? "SIGKILL", stderrTail: info.stderrTail ?? ["fake app-server crashed"] });
+    // An exit code alone is an exit, not a kill; with neither, it was killed by SIGKILL.
+    const signal = info.signal !== undefined ? info.signal : info.exitCode == null ? "SIGKILL" : null;
+    this.finish({ reason: "exit", exitCode: info.exitCode ?? null, signal, stderrTail: info.stderrTail ?? ["fake app-server crashed"] });
   }
 
   /** How many server requests still wait for the client's answer. */
