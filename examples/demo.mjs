@@ -30,7 +30,9 @@ try {
   let env;
   let prompt;
   if (values.real) {
-    env = process.env; // your own codex: its login, config and model
+    // Your own codex: its login, config and model come with HOME / CODEX_HOME, which the client
+    // passes by default; nothing else of your environment does, except an API key if you use one.
+    env = { OPENAI_API_KEY: process.env.OPENAI_API_KEY };
     prompt = positionals.join(" ") || "List the files in this directory and say what they are.";
   } else {
     const provider = await MockResponsesProvider.start({
@@ -45,7 +47,7 @@ try {
     cleanups.push(() => provider.close());
     const home = await createCodexHome({ provider });
     cleanups.push(() => home.cleanup());
-    env = { PATH: process.env.PATH ?? "", ...home.env };
+    env = home.env;
     prompt = "What is in this workspace?";
     console.log(dim(`mock model on ${provider.url}, CODEX_HOME ${home.dir}`));
   }
