@@ -21,6 +21,7 @@ import {
 import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type StdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } from "@codex-rpc/testing";
 import { isProcessRunning } from "../support/runtimes.js";
+import { stopProcess } from "../support/stop-process.js";
 import { FaultClock, Figures, descendantsOf, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
@@ -31,6 +32,8 @@ const BOUND_MS = 2_000;
 /** Each case once; ten times in the long mode, since a race shows in some orderings only. */
 const ROUNDS = RELIABILITY_LONG ? 10 : 1;
 const TEST_TIMEOUT_MS = 30_000 * ROUNDS;
+/** How long the server's own children, orphaned by a SIGKILL, may take to exit. */
+const ORPHAN_EXIT_MS = 5_000;
 const clientOptions: CodexClientOptions = { clientInfo: { name: "codex-rpc-faults", version: "0.0.0" } };
 
 const unhandled = unhandledRejections();
@@ -120,9 +123,15 @@ function expectPromptly(fault: string, outcomes: Readonly<Record<string, Outcome
   }
 }
 
-/** The server and every process it had started are gone. */
-function expectNoProcessLeft(pid: number, descendants: readonly number[]): void {
+/**
+ * The server and every process it had started are gone. The server must be gone at once; its
+ * children, orphaned by the SIGKILL, get a few seconds to notice and exit.
+ */
+async function expectNoProcessLeft(pid: number, descendants: readonly number[]): Promise<void> {
   expect(isProcessRunning(pid), `server ${pid}`).toBe(false);
+  for (let waited = 0; waited < ORPHAN_EXIT_MS && descendants.some(isProcessRunning); waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   expect(descendants.filter(isProcessRunning), "the server's child processes").toEqual([]);
 }
 
@@ -141,13 +150,13 @@ it("SIGKILL right after the spawn: connect rejects with CONNECTION_CLOSED and th
   expect(await closed).toMatchObject({ settled: "resolved", value: { reason: "exit", signal: "SIGKILL" } });
   expectPromptly("SIGKILL right after the spawn", { connect: await connect });
   expect(streams.unended()).toEqual([]);
-  expectNoProcessLeft(pid, []);
+  await expectNoProcessLeft(pid, []);
   cases++;
 }), TEST_TIMEOUT_MS);
 
 it("SIGKILL with `initialize` in flight (the server frozen by SIGSTOP at spawn): connect rejects with the close", () => rounds(async () => {
   const { transport, pid } = await startServer([]);
-  process.kill(pid, "SIGSTOP");
+  await stopProcess(pid);
   const written = writtenMethods(transport);
   const clock = new FaultClock();
   const connect = clock.track(CodexClient.connect(written.transport, clientOptions));
@@ -158,7 +167,7 @@ it("SIGKILL with `initialize` in flight (the server frozen by SIGSTOP at spawn):
   expect(await unsettledAfter({ connect, closed: transport.closed }, BOUND_MS)).toEqual([]);
   expect(expectKilled(await connect, "connect")).toMatchObject({ method: "initialize" });
   expectPromptly("SIGKILL during initialize", { connect: await connect });
-  expectNoProcessLeft(pid, []);
+  await expectNoProcessLeft(pid, []);
   cases++;
 }), TEST_TIMEOUT_MS);
 
@@ -169,7 +178,7 @@ it("SIGKILL with `thread/start` in flight (the server frozen by SIGSTOP first): 
   const streams = clientStreams(client);
   const descendants = descendantsOf(server.pid);
   // Frozen, the server cannot answer: the request is surely in flight when the kill comes.
-  process.kill(server.pid, "SIGSTOP");
+  await stopProcess(server.pid);
   const clock = new FaultClock();
   const startThread = clock.track(client.startThread({ cwd: server.workspace, approvalPolicy: "never" }));
   await written.once("thread/start");
@@ -184,7 +193,7 @@ it("SIGKILL with `thread/start` in flight (the server frozen by SIGSTOP first): 
   expect(client.state$.value).toBe("closed");
   expect(client.connection.pendingRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
-  expectNoProcessLeft(server.pid, descendants);
+  await expectNoProcessLeft(server.pid, descendants);
   await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   cases++;
 }), TEST_TIMEOUT_MS);
@@ -214,7 +223,7 @@ it("SIGKILL mid-stream (after the first delta): the turn, its iterator and every
   expect(turn.subscriberCount).toBe(0);
   expect(client.threadListenerCount).toBe(0);
   expect(streams.unended()).toEqual([]);
-  expectNoProcessLeft(server.pid, descendants);
+  await expectNoProcessLeft(server.pid, descendants);
   cases++;
 }), TEST_TIMEOUT_MS);
 
@@ -256,7 +265,7 @@ it("SIGKILL while an approval is pending: the handler's signal fires with the cl
   expectPromptly("SIGKILL with an approval pending", { "handler signal": await signalFired!, "turn.completed": await completed });
   expect(client.connection.pendingServerRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
-  expectNoProcessLeft(server.pid, descendants);
+  await expectNoProcessLeft(server.pid, descendants);
   cases++;
 }), TEST_TIMEOUT_MS);
 
@@ -279,7 +288,7 @@ it("an exit 1 at start (CODEX_HOME does not exist): connect rejects with the exi
   expect(close.stderrTail?.join("\n")).toContain("no-such-codex-home");
   expect((error as Error).message).toContain("server exited with code 1");
   expectPromptly("exit 1 at start (from the spawn)", { connect: await connect });
-  expectNoProcessLeft(pid, []);
+  await expectNoProcessLeft(pid, []);
   cases++;
 }), TEST_TIMEOUT_MS);
 
@@ -291,7 +300,8 @@ it("a stalled server (SIGSTOP): a request times out at its timeout, and close() 
   const streams = clientStreams(client);
   const descendants = descendantsOf(server.pid);
   const clock = new FaultClock();
-  clock.inject(() => process.kill(server.pid, "SIGSTOP"));
+  await stopProcess(server.pid);
+  clock.inject(() => undefined); // the fault: the server is frozen from here
   faults++;
   const request = clock.track(client.request("thread/list", {}, { timeoutMs: TIMEOUT_MS }));
 
@@ -312,7 +322,7 @@ it("a stalled server (SIGSTOP): a request times out at its timeout, and close() 
   figures.add("stall: close() of the stopped server (stdin end 200 ms, SIGTERM 200 ms, then SIGKILL)", (await close).afterMs);
   expect(await close).toMatchObject({ settled: "resolved", value: { reason: "closed", exitCode: null, signal: "SIGKILL" } });
   expect(streams.unended()).toEqual([]);
-  expectNoProcessLeft(server.pid, descendants);
+  await expectNoProcessLeft(server.pid, descendants);
   cases++;
 }), TEST_TIMEOUT_MS);
 

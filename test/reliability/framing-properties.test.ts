@@ -8,6 +8,8 @@ import { NdjsonDecoder, type JsonRpcMessage, type NdjsonDecoderOptions, type Tra
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 const RUNS = { mixed: RELIABILITY_LONG ? 800_000 : 80_000, boundaries: RELIABILITY_LONG ? 200_000 : 20_000 };
+/** About 10 s per 100 000 cases here; the long mode needs far more than vitest's default. */
+const TEST_TIMEOUT_MS = RELIABILITY_LONG ? 600_000 : 60_000;
 const utf8 = new TextEncoder();
 
 /** One line of the generated stream, and what the decoder must make of it. */
@@ -154,7 +156,7 @@ it(`random streams and random chunkings: nothing lost, duplicated or reordered (
     ),
     { numRuns: RUNS.mixed },
   );
-});
+}, TEST_TIMEOUT_MS);
 
 it(`every cut inside a multi-byte character or between CR and LF, down to one byte per chunk (${RUNS.boundaries.toLocaleString("en")} cases)`, () => {
   fc.assert(
@@ -171,4 +173,4 @@ it(`every cut inside a multi-byte character or between CR and LF, down to one by
     }),
     { numRuns: RUNS.boundaries },
   );
-});
+}, TEST_TIMEOUT_MS);

@@ -10,6 +10,7 @@ import { CodexClient, ConnectionClosedError, type ClientState } from "@codex-rpc
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
+import { stopProcess } from "../../../test/support/stop-process.js";
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -62,7 +63,7 @@ it("survives the server being killed and restarted on the same port: in-flight w
   // answer: both are in flight at the cut.
   const running = thread.run("this one hangs");
   await within(30_000, running.started, "the hanging turn's start");
-  await first.signal("SIGSTOP");
+  await stopProcess(first.pid);
   const inFlight = client.request("thread/list", {}).catch((error: unknown) => error);
   const reconnected = firstValueFrom(client.reconnections$);
   await first.signal("SIGKILL");

@@ -10,7 +10,7 @@ export interface CodexWebSocketServer {
   readonly pid: number;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
-  /** Sends a signal and waits for the exit (SIGSTOP only sends). */
+  /** Sends a signal and waits for the exit (SIGSTOP only sends: see test/support/stop-process.ts). */
   signal(signal: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
 }
