@@ -8,9 +8,11 @@ let hooked = false;
  * `close()` or a `process.exit()` does not leave a server behind. A server normally ends by itself
  * when its stdin closes; this covers one that would not.
  */
-export function terminateOnExit(child: BunSubprocess, gone: Promise<unknown>): void {
+export function terminateOnExit(child: BunSubprocess): void {
   running.add(child);
-  void gone.then(() => running.delete(child));
+  // Forgotten as soon as it has exited: a signal then could reach a process that reused its pid.
+  const forget = (): void => void running.delete(child);
+  child.exited.then(forget, forget);
   if (hooked) return;
   hooked = true;
   process.once("exit", () => {

@@ -58,6 +58,12 @@ export { settlesWithin } from "./settles-within.js";
 export { CODEX_ENVIRONMENT_NEEDS, codexChildEnvironment } from "./codex-child-environment.js";
 export type { ProcessTransportOptions } from "./process-transport-options.js";
 export {
+  WebStreamProcessTransport,
+  type ProcessExit,
+  type ProcessStdin,
+  type WebStreamProcess,
+} from "./web-stream-process-transport.js";
+export {
   codexPlatformTarget,
   environmentFromRecord,
   isNodeScript,
