@@ -35,9 +35,10 @@ const fromWs = (bundle: Bundle) => bundle.inputs.filter((file) => /node_modules\
 const nodeBuiltins = (bundle: Bundle) => bundle.externals.filter((path) => path.startsWith("node:") || /^(fs|path|os|child_process|net|http|https|tls|events|stream|crypto|url|zlib|buffer)$/.test(path));
 /** Uses of a runtime's global namespace (`Deno.Command`, `Bun.spawn`, `process.env` …), not the word in a string. */
 const GLOBAL_USE: Readonly<Record<string, RegExp>> = {
-  Deno: /\bDeno\.[A-Za-z]/,
-  Bun: /\bBun\.[a-z]/,
-  process: /\bprocess\.(env|argv|exit|kill|platform|on|versions|execPath|pid)\b/,
+  // Not a property or private field of the same name (`this.#process.pid`).
+  Deno: /(?<![.#\w])Deno\.[A-Za-z]/,
+  Bun: /(?<![.#\w])Bun\.[a-z]/,
+  process: /(?<![.#\w])process\.(env|argv|exit|kill|platform|on|versions|execPath|pid)\b/,
 };
 const runtimeGlobals = (bundle: Bundle, names: readonly string[]) => names.filter((name) => GLOBAL_USE[name]!.test(bundle.code));
 
