@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnCodexAppServer, type StdioTransport } from "../src/index.js";
-import { isRunning } from "./support/is-running.js";
+import { isProcessRunning } from "../../../test/support/runtimes.js";
 
 let codexHome: string;
 const started: StdioTransport[] = [];
@@ -42,7 +42,7 @@ describe("spawnCodexAppServer against codex 0.169.0", () => {
   it("answers initialize through messages; close() ends the server and leaves no process", async () => {
     const transport = await startServer();
     const pid = transport.pid!;
-    expect(isRunning(pid)).toBe(true);
+    expect(isProcessRunning(pid)).toBe(true);
 
     const reply = replyTo(transport, 1);
     await transport.send(initialize);
@@ -53,7 +53,7 @@ describe("spawnCodexAppServer against codex 0.169.0", () => {
     expect(info.reason).toBe("closed");
     expect(info.exitCode).toBe(0); // codex exits by itself when its stdin ends
     expect(info.stderrTail).toEqual(expect.any(Array));
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessRunning(pid)).toBe(false);
     await expect(transport.send({ method: "initialized" })).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
@@ -77,7 +77,7 @@ describe("spawnCodexAppServer against codex 0.169.0", () => {
     expect(info.stderrTail!.length).toBeGreaterThan(0);
     expect(info.stderrTail!.join("\n")).not.toMatch(/\u001b/); // ANSI stripped
     expect(transport.stderrTail()).toEqual(info.stderrTail);
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessRunning(pid)).toBe(false);
     const error = await transport.send(initialize).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect((error as ConnectionClosedError).message).toContain("server killed by SIGKILL");

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { StdioTransport, type StdioTransportOptions } from "../src/stdio-transport.js";
-import { isRunning } from "./support/is-running.js";
+import { isProcessRunning } from "../../../test/support/runtimes.js";
 
 const transports: StdioTransport[] = [];
 const strayPids: number[] = [];
@@ -97,7 +97,7 @@ describe("StdioTransport", () => {
     const pid = transport.pid!;
     await transport.close();
     await expect(transport.closed).resolves.toMatchObject({ reason: "closed", exitCode: null, signal: "SIGTERM" });
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessRunning(pid)).toBe(false);
   });
 
   it("close() escalates to SIGKILL when the server also ignores SIGTERM, and resolves only when it is gone", async () => {
@@ -108,7 +108,7 @@ describe("StdioTransport", () => {
     await nextMessage(transport, "ready");
     const pid = transport.pid!;
     await transport.close();
-    expect(isRunning(pid)).toBe(false);
+    expect(isProcessRunning(pid)).toBe(false);
     await expect(transport.closed).resolves.toMatchObject({ reason: "closed", exitCode: null, signal: "SIGKILL" });
   });
 
@@ -125,7 +125,7 @@ describe("StdioTransport", () => {
     strayPids.push(grandchildPid);
     expect(info).toMatchObject({ reason: "exit", exitCode: 4 });
     expect(performance.now() - startedAt).toBeLessThan(5000); // not held hostage by the grandchild's pipes
-    expect(isRunning(grandchildPid)).toBe(true); // it really did keep the pipes
+    expect(isProcessRunning(grandchildPid)).toBe(true); // it really did keep the pipes
   });
 
   it("a process that cannot be spawned closes the transport with reason error", async () => {
