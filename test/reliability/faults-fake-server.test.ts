@@ -17,7 +17,7 @@ import {
   type Turn,
 } from "@codex-rpc/core";
 import { FakeAppServer, type FakeAppServerOptions, type FakeReply } from "@codex-rpc/testing";
-import { FaultClock, Figures, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
+import { FaultClock, Figures, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 /** The fake dies in the same process: the typed error follows within microtasks. Printed, and held to a loose bound. */
@@ -149,38 +149,23 @@ it("a crash mid-turn (after the first delta): the turn, its iterator and every s
 
 it("a crash while an approval is pending: the handler's signal fires with the close, and the turn rejects", async () => {
   const clock = new FaultClock();
-  let signalFired: Promise<Outcome> | undefined;
-  let approvalArrived!: () => void;
-  const arrived = new Promise<void>((resolve) => (approvalArrived = resolve));
-  const { server, client } = await connect(
-    { turns: [{ hold: true }] },
-    {
-      handlers: {
-        // An operator who never answers: only the signal ends the wait.
-        "item/commandExecution/requestApproval": (_params, { signal }) => {
-          const aborted = new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
-          signalFired = clock.track(aborted);
-          approvalArrived();
-          return aborted;
-        },
-      },
-    },
-  );
+  const approval = neverAnsweredApproval(clock);
+  const { server, client } = await connect({ turns: [{ hold: true }] }, { handlers: { "item/commandExecution/requestApproval": approval.handler } });
   const thread = await client.startThread();
   const turn = thread.run("Touch the file.");
   const streams = clientStreams(client, turn);
   const completed = clock.track(turn.completed);
   const turnId = await turn.started;
   void server.request("item/commandExecution/requestApproval", { threadId: thread.id, turnId, itemId: "i", startedAtMs: 0, command: "touch f", cwd: "/", reason: null });
-  await arrived;
+  await approval.arrived;
   expect(client.connection.pendingServerRequestCount).toBe(1);
   clock.inject(() => server.crash());
   faults++;
 
-  expect(await unsettledAfter({ completed, signalFired: signalFired!, closed: client.closed }, BOUND_MS)).toEqual([]);
-  expectCrashed(await signalFired!, "the approval handler's signal");
+  expect(await unsettledAfter({ completed, signalFired: approval.signalFired(), closed: client.closed }, BOUND_MS)).toEqual([]);
+  expectCrashed(await approval.signalFired(), "the approval handler's signal");
   expectCrashed(await completed, "turn.completed");
-  expectPromptly("crash with an approval pending", { "handler signal": await signalFired!, "turn.completed": await completed });
+  expectPromptly("crash with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
   expect(client.connection.pendingServerRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   cases++;

@@ -22,7 +22,7 @@ import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type StdioTranspo
 import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } from "@codex-rpc/testing";
 import { isProcessRunning } from "../support/runtimes.js";
 import { stopProcess } from "../support/stop-process.js";
-import { FaultClock, Figures, descendantsOf, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
+import { FaultClock, Figures, descendantsOf, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 /** What the issue asks for between the cause and the typed error; printed, not asserted. */
@@ -230,39 +230,24 @@ it("SIGKILL mid-stream (after the first delta): the turn, its iterator and every
 it("SIGKILL while an approval is pending: the handler's signal fires with the close, and the turn rejects", () => rounds(async () => {
   const call = reply.execCommand({ cmd: "touch never.txt", sandbox_permissions: "require_escalated", justification: "Wait for me?" });
   const server = await startServer([call, reply.text("unreachable")]);
-  let approvalArrived!: () => void;
-  const arrived = new Promise<void>((resolve) => (approvalArrived = resolve));
   const clock = new FaultClock();
-  let handlerSignal: AbortSignal | undefined;
-  let signalFired: Promise<Outcome> | undefined;
-  const client = await CodexClient.connect(server.transport, {
-    ...clientOptions,
-    handlers: {
-      // An operator who never answers: only the signal ends the wait.
-      "item/commandExecution/requestApproval": (_params, { signal }) => {
-        handlerSignal = signal;
-        const aborted = new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
-        signalFired = clock.track(aborted);
-        approvalArrived();
-        return aborted;
-      },
-    },
-  });
+  const approval = neverAnsweredApproval(clock);
+  const client = await CodexClient.connect(server.transport, { ...clientOptions, handlers: { "item/commandExecution/requestApproval": approval.handler } });
   const thread = await client.startThread({ cwd: server.workspace, approvalPolicy: "untrusted" });
   const turn = thread.run("Touch the file.");
   const streams = clientStreams(client, turn);
   const completed = clock.track(turn.completed);
-  await arrived;
+  await approval.arrived;
   expect(client.connection.pendingServerRequestCount).toBe(1);
   const descendants = descendantsOf(server.pid);
   clock.inject(() => process.kill(server.pid, "SIGKILL"));
   faults++;
 
-  expect(await unsettledAfter({ completed, signalFired: signalFired!, closed: client.closed }, BOUND_MS)).toEqual([]);
-  expect(handlerSignal?.aborted).toBe(true);
-  expectKilled(await signalFired!, "the approval handler's signal");
+  expect(await unsettledAfter({ completed, signalFired: approval.signalFired(), closed: client.closed }, BOUND_MS)).toEqual([]);
+  expect(approval.signal()?.aborted).toBe(true);
+  expectKilled(await approval.signalFired(), "the approval handler's signal");
   expectKilled(await completed, "turn.completed");
-  expectPromptly("SIGKILL with an approval pending", { "handler signal": await signalFired!, "turn.completed": await completed });
+  expectPromptly("SIGKILL with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
   expect(client.connection.pendingServerRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   await expectNoProcessLeft(server.pid, descendants);

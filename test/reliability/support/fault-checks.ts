@@ -68,6 +68,35 @@ export function watchStreams(streams: Readonly<Record<string, Observable<unknown
 }
 
 /** Collects unhandled rejections while installed (vitest reports them too, but after the test). */
+/**
+ * An operator who never answers an approval: the handler's promise ends only when its signal
+ * fires (the server went away, or withdrew the request). `arrived` resolves when the request came;
+ * `signalFired` is then the handler's outcome, timed by `clock`; `signal` is the handler's signal.
+ */
+export function neverAnsweredApproval(clock: FaultClock): {
+  readonly handler: (params: unknown, context: { readonly signal: AbortSignal }) => Promise<never>;
+  readonly arrived: Promise<void>;
+  readonly signalFired: () => Promise<Outcome>;
+  readonly signal: () => AbortSignal | undefined;
+} {
+  let signalFired: Promise<Outcome> | undefined;
+  let signal: AbortSignal | undefined;
+  let arrive!: () => void;
+  const arrived = new Promise<void>((resolve) => (arrive = resolve));
+  return {
+    handler: (_params, context) => {
+      signal = context.signal;
+      const aborted = new Promise<never>((_resolve, reject) => context.signal.addEventListener("abort", () => reject(context.signal.reason), { once: true }));
+      signalFired = clock.track(aborted);
+      arrive();
+      return aborted;
+    },
+    arrived,
+    signalFired: () => signalFired!,
+    signal: () => signal,
+  };
+}
+
 export function unhandledRejections(): { readonly seen: unknown[]; install(): void; uninstall(): void } {
   const seen: unknown[] = [];
   const listener = (reason: unknown) => seen.push(reason);

@@ -5,7 +5,7 @@
 //
 // Usage: <runtime …> fault-session.ts <deno|bun> '<FaultInput as JSON>'
 import { CodexClient, ConnectionClosedError, type Transport, type TransportCloseInfo, type Turn } from "@codex-rpc/core";
-import { FaultClock, unsettledAfter, watchStreams, type Outcome } from "./fault-checks.js";
+import { FaultClock, neverAnsweredApproval, unsettledAfter, watchStreams, type Outcome } from "./fault-checks.js";
 
 export type FaultScenario = "killed-before-initialize" | "killed-mid-stream" | "killed-with-approval-pending" | "eof-with-request-pending";
 
@@ -117,28 +117,15 @@ async function main(runtime: string, input: FaultInput): Promise<void> {
 
   async function killedWithApprovalPending(): Promise<void> {
     const transport = await spawnCodexAppServer({ env: input.env, cwd: input.cwd });
-    let signalFired: Promise<Outcome> | undefined;
-    let approvalArrived!: () => void;
-    const arrived = new Promise<void>((resolve) => (approvalArrived = resolve));
-    const client = await CodexClient.connect(transport, {
-      clientInfo,
-      handlers: {
-        // An operator who never answers: only the signal ends the wait.
-        "item/commandExecution/requestApproval": (_params, { signal }) => {
-          const aborted = new Promise<never>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
-          signalFired = clock.track(aborted);
-          approvalArrived();
-          return aborted;
-        },
-      },
-    });
+    const approval = neverAnsweredApproval(clock);
+    const client = await CodexClient.connect(transport, { clientInfo, handlers: { "item/commandExecution/requestApproval": approval.handler } });
     const thread = await client.startThread({ cwd: input.cwd, approvalPolicy: "untrusted" });
     const turn = thread.run("Touch the file.");
     const streams = turnStreams(client, turn);
     const completed = clock.track(turn.completed);
-    await arrived;
+    await approval.arrived;
     kill(clock, transport.pid);
-    await report({ completed, signalFired: signalFired!, closed: clock.track(client.closed) }, streams);
+    await report({ completed, signalFired: approval.signalFired(), closed: clock.track(client.closed) }, streams);
     await client.close();
   }
 
