@@ -1,15 +1,6 @@
 // Deno over stdio: @codex-rpc/deno spawns the server with Deno.Command.
 import { spawnCodexAppServer } from "@codex-rpc/deno";
-import { runConformanceCases } from "../cases.mjs";
 import { denoProcess } from "./deno-process.mjs";
+import { runStdioPath } from "./stdio-path.mjs";
 
-const config = denoProcess.readConfig();
-await runConformanceCases({
-  config,
-  ...denoProcess,
-  async startServer(scope) {
-    const transport = await spawnCodexAppServer({ codexPath: config.codexPath, env: config.scopes[scope].env, cwd: config.workspace });
-    return { transport, pid: transport.pid };
-  },
-});
-denoProcess.exit(0);
+await runStdioPath(spawnCodexAppServer, denoProcess);
