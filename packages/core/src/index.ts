@@ -55,6 +55,7 @@ export { redactSecrets } from "./redact-secrets.js";
 export { StderrTail } from "./stderr-tail.js";
 export { readStderrInto, type StderrReader } from "./stderr-reader.js";
 export { settlesWithin } from "./settles-within.js";
+export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./long-timer.js";
 export { createOrphanReaper, type TerminableChild } from "./orphan-reaper.js";
 export { CODEX_ENVIRONMENT_NEEDS, codexChildEnvironment } from "./codex-child-environment.js";
 export type { ProcessTransportOptions } from "./process-transport-options.js";
