@@ -8,6 +8,7 @@ import type {
   ReviewDecision,
   ServerRequestMap,
 } from "@codex-rpc/protocol";
+import { InvalidHandlerResultError } from "./errors.js";
 
 /** One decision vocabulary for every kind of approval; mapped to each method's own answer. */
 export type ApprovalDecision = "accept" | "acceptForSession" | "decline" | "cancel";
@@ -51,8 +52,31 @@ export async function answerApproval(
   signal: AbortSignal,
 ): Promise<ServerRequestMap[ApprovalMethod]["result"]> {
   const request = { kind: APPROVAL_KINDS[method], method, params } as ApprovalRequest;
-  const decision = typeof policy === "function" ? await policy(request, { signal }) : policy;
-  return approvalResponse(request, decision);
+  const decision: unknown = typeof policy === "function" ? await policy(request, { signal }) : policy;
+  if (!DECISIONS.has(decision)) {
+    throw new InvalidHandlerResultError(method, `the approval policy returned ${describeDecision(decision)}; expected one of ${[...DECISIONS].join(", ")}`);
+  }
+  const response = approvalResponse(request, decision as ApprovalDecision);
+  const allowed = allowedDecisions(params);
+  const sent = (response as { decision?: unknown }).decision;
+  if (allowed && typeof sent === "string" && !allowed.includes(sent)) {
+    throw new InvalidHandlerResultError(method, `the decision "${sent}" is not one the server offered (${allowed.join(", ")})`);
+  }
+  return response;
+}
+
+const DECISIONS: ReadonlySet<unknown> = new Set<ApprovalDecision>(["accept", "acceptForSession", "decline", "cancel"]);
+
+function describeDecision(value: unknown): string {
+  return typeof value === "string" ? `"${value.slice(0, 50)}"` : value === null ? "null" : `a ${typeof value}`;
+}
+
+/** The decisions the request offers, where the server lists them (`availableDecisions`, string entries). */
+function allowedDecisions(params: unknown): string[] | undefined {
+  const available = typeof params === "object" && params !== null ? (params as { availableDecisions?: unknown }).availableDecisions : undefined;
+  if (!Array.isArray(available)) return undefined;
+  const names = available.filter((entry): entry is string => typeof entry === "string");
+  return names.length > 0 ? names : undefined;
 }
 
 /** What each method expects back for a decision. */
@@ -64,7 +88,7 @@ export function approvalResponse(request: ApprovalRequest, decision: ApprovalDec
     case "permissions": {
       const granted = decision === "accept" || decision === "acceptForSession";
       // The server asks for a profile; granting it means answering with that same profile.
-      const permissions = granted ? (request.params.permissions as GrantedPermissionProfile) : {};
+      const permissions = granted ? ((request.params?.permissions ?? {}) as GrantedPermissionProfile) : {};
       return { permissions, scope: decision === "acceptForSession" ? "session" : "turn" };
     }
     case "execCommand":

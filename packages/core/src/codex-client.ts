@@ -13,11 +13,12 @@ import {
   type ServerRequestMethod,
   type ThreadResumeParams,
   type ThreadStartParams,
+  type Thread as ProtocolThread,
 } from "@codex-rpc/protocol";
 import type { ProtocolValidators } from "@codex-rpc/protocol/validators";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
-import { CodexRpcError, ConnectionClosedError, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError, type TransportCloseInfo } from "./errors.js";
+import { CodexRpcError, ConnectionClosedError, JSON_RPC_METHOD_NOT_FOUND, ProtocolError, ValidationFailedError, type TransportCloseInfo } from "./errors.js";
 import {
   JsonRpcConnection,
   JsonRpcReplyError,
@@ -30,6 +31,9 @@ import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js"
 import { Multicast } from "./multicast.js";
 import { backoffDelay } from "./backoff.js";
 import { threadIdOf } from "./notification-routing.js";
+import { malformedReason } from "./notification-shape.js";
+import { describeThrown, excerptOf } from "./describe-value.js";
+import { startTimer } from "./long-timer.js";
 import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
 import { Thread } from "./thread.js";
 import type { Transport } from "./transport.js";
@@ -76,6 +80,11 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
    * the client never leaves it unsaid.
    */
   readonly defaultApprovalPolicy?: AskForApproval;
+  /**
+   * Default `turnTimeoutMs` for every turn: a turn still running this long after `run()` is
+   * interrupted and its `completed` rejects with TurnTimeoutError. Default none.
+   */
+  readonly turnTimeoutMs?: number;
   /** Tools the model may call: declared on every `thread/start`, answered on `item/tool/call`. */
   readonly tools?: readonly DynamicTool[];
   /** Handlers for server requests, by method (the same as calling `handle` for each). */
@@ -127,6 +136,10 @@ export class CodexClient {
   readonly #factory: TransportFactory | undefined;
   readonly #reconnect: Required<ReconnectOptions> | undefined;
   #closeRequested = false;
+  /** Reconnect attempts spent since the connection last stayed up for `stableAfterMs`. */
+  #reconnectAttempts = 0;
+  /** When the last reconnect succeeded. */
+  #reconnectedAt: number | undefined;
   /** Set when the connection a reconnect attempt opened drops before the attempt is done. */
   #droppedDuringReconnect: TransportCloseInfo | undefined;
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -178,6 +191,11 @@ export class CodexClient {
     return client;
   }
 
+  /** The default turn timeout (see `CodexClientOptions.turnTimeoutMs`). */
+  get turnTimeoutMs(): number | undefined {
+    return this.options.turnTimeoutMs;
+  }
+
   /** The JSON-RPC connection in use (a new one after each reconnect). */
   get connection(): JsonRpcConnection {
     return this.#connection;
@@ -202,7 +220,7 @@ export class CodexClient {
       onNotification: (notification) => this.onNotification(notification),
     });
     this.#connection = connection;
-    connection.diagnostics.subscribe((diagnostic) => this.#diagnostics.next(diagnostic));
+    connection.diagnostics.subscribe((diagnostic) => this.#diagnostics.next(boundedDiagnostic(diagnostic)));
     void connection.closed.then((info) => this.#onConnectionClosed(connection, info));
   }
 
@@ -224,9 +242,14 @@ export class CodexClient {
     const policy = this.#reconnect!;
     const disconnectedAt = Date.now();
     this.state$.next("reconnecting");
+    // A connection that drops soon after a reconnect did not recover: the attempts spent on it
+    // still count, so a server that accepts and then drops cannot keep the client reconnecting.
+    const recovered = this.#reconnectedAt === undefined || disconnectedAt - this.#reconnectedAt >= policy.stableAfterMs;
+    if (recovered) this.#reconnectAttempts = 0;
     let lastClose = cause;
-    for (let attempt = 1; attempt <= policy.maxAttempts && !this.#closeRequested; attempt++) {
-      await this.#backoff(backoffDelay(attempt, policy));
+    for (let attempt = 1; this.#reconnectAttempts < policy.maxAttempts && !this.#closeRequested; attempt++) {
+      this.#reconnectAttempts++;
+      await this.#backoff(backoffDelay(this.#reconnectAttempts, policy));
       if (this.#closeRequested) break;
       this.#droppedDuringReconnect = undefined;
       let transport: Transport | undefined;
@@ -247,6 +270,7 @@ export class CodexClient {
         lastClose = this.#droppedDuringReconnect;
         continue;
       }
+      this.#reconnectedAt = Date.now();
       this.state$.next("open");
       this.#reconnections.next({ cause, attempts: attempt, disconnectedAt, reconnectedAt: Date.now(), threads });
       return;
@@ -256,9 +280,9 @@ export class CodexClient {
 
   #backoff(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
+      const cancel = startTimer(ms, done);
       function done(): void {
-        clearTimeout(timer);
+        cancel();
         resolve();
       }
       this.#wakeBackoff = done;
@@ -295,7 +319,8 @@ export class CodexClient {
     const result = await this.connection.request(method, params, options);
     if (method === "thread/unsubscribe") this.#openThreads.delete((params as { threadId: string }).threadId);
     const validate = this.validators?.clientRequestValidators[method]?.result;
-    if (validate && !validate(result)) throw new ValidationFailedError(method, "result", validate.errors ?? []);
+    const errors = validate && validationErrors(validate, result);
+    if (errors) throw new ValidationFailedError(method, "result", errors);
     return result as ClientRequestMap[M]["result"];
   }
 
@@ -344,7 +369,7 @@ export class CodexClient {
   async startThread(params: ThreadStartParams = {}): Promise<Thread> {
     const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
     const withTools = this.tools.size > 0 ? { ...params, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...params, approvalPolicy };
-    const { thread } = await this.request("thread/start", withTools as ThreadStartParams);
+    const thread = threadOf("thread/start", await this.request("thread/start", withTools as ThreadStartParams));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread(this, thread);
   }
@@ -352,7 +377,7 @@ export class CodexClient {
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
   async resumeThread(threadId: string, params: Omit<ThreadResumeParams, "threadId"> = {}): Promise<Thread> {
     const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
-    const { thread } = await this.request("thread/resume", { ...params, approvalPolicy, threadId });
+    const thread = threadOf("thread/resume", await this.request("thread/resume", { ...params, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread(this, thread);
   }
@@ -366,7 +391,25 @@ export class CodexClient {
     return this.closed;
   }
 
+  /**
+   * Routes one notification. A message that lacks what the client reads is reported once (as
+   * `validation-failed` with validators, else `malformed-message`), still delivered on
+   * `notifications()`, and kept out of turns and client state.
+   */
   private onNotification(notification: JsonRpcNotification): void {
+    // A method this version does not know goes to unknownNotifications() only, never to the typed
+    // streams or a turn's events: they promise ServerNotification.
+    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
+      this.untypedNotifications.next(notification);
+      return;
+    }
+    const reported = this.validators ? this.validate(notification) : false;
+    const malformed = malformedReason(notification.method, notification.params);
+    if (malformed !== undefined) {
+      if (!reported) this.connection.report({ kind: "malformed-message", message: `${notification.method}: ${malformed}`, excerpt: excerptOf(notification) });
+      this.typedNotifications.next(notification as ServerNotification);
+      return;
+    }
     if (THREAD_ENDINGS.has(notification.method)) {
       const threadId = threadIdOf(notification.params);
       if (threadId !== undefined) this.#openThreads.delete(threadId);
@@ -375,26 +418,31 @@ export class CodexClient {
       const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
       this.connection.withdrawServerRequest(params.requestId);
     }
-    // A method this version does not know goes to unknownNotifications() only, never to the typed
-    // streams or a turn's events: they promise ServerNotification.
-    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
-      this.untypedNotifications.next(notification);
-      return;
-    }
-    if (this.validators) this.validate(notification);
     this.typedNotifications.next(notification as ServerNotification);
     const threadId = threadIdOf(notification.params);
     const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
-    if (listeners) for (const listener of listeners) listener.notification(notification as ServerNotification);
+    if (listeners) {
+      for (const listener of listeners) {
+        try {
+          listener.notification(notification as ServerNotification);
+        } catch (error) {
+          // One turn tripping over a message must not keep it from the thread's other turns.
+          this.connection.report({ kind: "malformed-message", message: `${notification.method}: a turn could not use it: ${describeThrown(error)}`, excerpt: excerptOf(notification) });
+        }
+      }
+    }
   }
 
-  private validate(notification: JsonRpcNotification): void {
+  /** Reports a notification that fails its schema; returns whether it did. */
+  private validate(notification: JsonRpcNotification): boolean {
     const validate = this.validators?.serverNotificationValidators[notification.method as ServerNotificationMethod]?.params;
-    if (validate && !validate(notification.params)) {
-      // Still delivered: a message is never lost, and the mismatch is reported.
-      const error = new ValidationFailedError(notification.method, "params", validate.errors ?? []);
-      this.connection.report({ kind: "validation-failed", message: error.message });
-    }
+    if (!validate) return false;
+    const errors = validationErrors(validate, notification.params);
+    if (!errors) return false;
+    // Still delivered: a message is never lost, and the mismatch is reported.
+    const error = new ValidationFailedError(notification.method, "params", errors);
+    this.connection.report({ kind: "validation-failed", message: error.message, excerpt: excerptOf(notification) });
+    return true;
   }
 
   /**
@@ -425,8 +473,9 @@ export class CodexClient {
 
   private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const validate = this.validators?.serverRequestValidators[request.method as ServerRequestMethod]?.params;
-    if (validate && !validate(request.params)) {
-      this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", validate.errors ?? []).message });
+    const errors = validate && validationErrors(validate, request.params);
+    if (errors) {
+      this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
     }
     const handler = this.handlers.get(request.method);
     if (handler) return handler(request.params, context);
@@ -436,4 +485,28 @@ export class CodexClient {
     }
     throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
   }
+}
+
+/** A validator's errors, or undefined when the value passes. A validator can overflow the stack on a deeply nested value: that is a failure too. */
+function validationErrors(validate: { (value: unknown): boolean; errors?: readonly unknown[] | null }, value: unknown): readonly unknown[] | undefined {
+  try {
+    return validate(value) ? undefined : (validate.errors ?? []);
+  } catch (error) {
+    return [{ message: `the validator could not check it: ${describeThrown(error)}` }];
+  }
+}
+
+/** The thread of a `thread/start` or `thread/resume` result; a result without one is a ProtocolError, not a TypeError later. */
+function threadOf(method: string, result: unknown): ProtocolThread {
+  const thread = typeof result === "object" && result !== null ? (result as { thread?: unknown }).thread : undefined;
+  if (typeof thread !== "object" || thread === null) throw new ProtocolError(method, "the result has no `thread`");
+  if (typeof (thread as { id?: unknown }).id !== "string") throw new ProtocolError(method, "the result's `thread.id` is not a string");
+  return thread as ProtocolThread;
+}
+
+/** Diagnostics are replayed to late subscribers: each keeps a bounded text, never a payload. */
+function boundedDiagnostic(diagnostic: ConnectionDiagnostic): ConnectionDiagnostic {
+  const { message, excerpt } = diagnostic;
+  if (message.length <= 1000 && (excerpt === undefined || excerpt.length <= 200)) return diagnostic;
+  return { ...diagnostic, message: message.slice(0, 1000), ...(excerpt === undefined ? {} : { excerpt: excerpt.slice(0, 200) }) };
 }

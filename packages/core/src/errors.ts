@@ -1,3 +1,5 @@
+import { redactDeep, redactSecrets } from "./redact-secrets.js";
+
 /** Every error the client raises has a stable `code`; switch on it, not on messages. */
 export type CodexRpcErrorCode =
   | "CONNECTION_CLOSED"
@@ -8,8 +10,14 @@ export type CodexRpcErrorCode =
   | "NOT_INITIALIZED"
   | "HANDLER_ALREADY_REGISTERED"
   | "VALIDATION_FAILED"
+  /** The server sent something the client cannot use where it needs it (e.g. a `turn/start` result without `turn`). */
   | "PROTOCOL_ERROR"
-  | "TURN_ABORTED"
+  /** A turn did not end within its `turnTimeoutMs`. */
+  | "TURN_TIMEOUT"
+  /** A handler (server request, approval policy) returned something that cannot be sent as the answer. */
+  | "INVALID_HANDLER_RESULT"
+  /** A `for await` loop fell further behind than its high-water mark allows. */
+  | "QUEUE_OVERFLOW"
   | "BINARY_NOT_FOUND"
   /** No connection could be opened: nothing listening, refused, timed out, or closed during the opening handshake. */
   | "CONNECT_FAILED"
@@ -105,16 +113,30 @@ export class RequestAbortedError extends CodexRpcError {
 /** The server answered a request with a JSON-RPC error. */
 export class ServerError extends CodexRpcError {
   override name = "ServerError";
+  /** The JSON-RPC error code (e.g. -32600 invalid request, -32603 internal error); -32603 when the server's was not an integer. */
+  readonly rpcCode: number;
+  /** The server's error message, secrets redacted. */
+  readonly rpcMessage: string;
+  /** A copy of the error's `data`, every string redacted (bounded in size). */
+  readonly data: unknown;
+  /** The code as it was given, even when it was not an integer (a string, NaN). */
+  readonly rawCode: unknown;
   constructor(
     readonly method: string,
     readonly requestId: string | number,
-    /** The JSON-RPC error code (e.g. -32600 invalid request, -32603 internal error). */
-    readonly rpcCode: number,
-    readonly rpcMessage: string,
-    readonly data: unknown,
+    rpcCode: number,
+    rpcMessage: string,
+    data: unknown,
     code: "SERVER_ERROR" | "SERVER_OVERLOADED" = "SERVER_ERROR",
   ) {
-    super(code, `${method} (id ${requestId}) failed: ${rpcMessage} (${rpcCode})`);
+    // Servers echo what they were sent (keys, tokens): nothing they say leaves unredacted.
+    const safeCode = Number.isSafeInteger(rpcCode) ? rpcCode : JSON_RPC_INTERNAL_ERROR;
+    const safeMessage = redactSecrets(String(rpcMessage));
+    super(code, `${method} (id ${requestId}) failed: ${safeMessage} (${safeCode})`);
+    this.rpcCode = safeCode;
+    this.rpcMessage = safeMessage;
+    this.data = redactDeep(data);
+    this.rawCode = rpcCode;
   }
 }
 
@@ -141,7 +163,16 @@ export class ValidationFailedError extends CodexRpcError {
     readonly part: "params" | "result",
     readonly errors: readonly unknown[],
   ) {
-    super("VALIDATION_FAILED", `${method} ${part} does not match the codex schema: ${JSON.stringify(errors.slice(0, 3))}`);
+    super("VALIDATION_FAILED", `${method} ${part} does not match the codex schema: ${describeErrors(errors)}`);
+  }
+}
+
+/** The first validator errors, bounded: an error path can be as deep as the message. */
+function describeErrors(errors: readonly unknown[]): string {
+  try {
+    return JSON.stringify(errors.slice(0, 3)).slice(0, 500);
+  } catch {
+    return `${errors.length} errors`;
   }
 }
 
@@ -150,3 +181,53 @@ export const JSON_RPC_METHOD_NOT_FOUND = -32601;
 export const JSON_RPC_INTERNAL_ERROR = -32603;
 export const JSON_RPC_INVALID_PARAMS = -32602;
 export const JSON_RPC_OVERLOADED = -32001;
+
+/**
+ * The server's reply or notification lacks what the client needs to go on (e.g. `turn/start`
+ * answered without `turn`): the request or turn waiting on it settles with this error.
+ */
+export class ProtocolError extends CodexRpcError {
+  override name = "ProtocolError";
+  constructor(
+    /** The method whose message was malformed. */
+    readonly method: string,
+    /** What was wrong, e.g. "result.turn.id is missing". */
+    readonly detail: string,
+  ) {
+    super("PROTOCOL_ERROR", `${method}: ${detail}`);
+  }
+}
+
+/** A turn ran longer than its `turnTimeoutMs`; the client asked the server to interrupt it. */
+export class TurnTimeoutError extends CodexRpcError {
+  override name = "TurnTimeoutError";
+  constructor(
+    readonly threadId: string,
+    readonly turnId: string | undefined,
+    readonly timeoutMs: number,
+  ) {
+    super("TURN_TIMEOUT", `turn ${turnId ?? "(not started)"} on thread ${threadId} did not end within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * A handler's answer could not be sent: not JSON (a BigInt, a cycle, a function, a Symbol), or an
+ * approval decision the request does not allow. The server gets a -32603 error instead.
+ */
+export class InvalidHandlerResultError extends CodexRpcError {
+  override name = "InvalidHandlerResultError";
+  constructor(
+    readonly method: string,
+    readonly detail: string,
+  ) {
+    super("INVALID_HANDLER_RESULT", `the answer to ${method} cannot be sent: ${detail}`);
+  }
+}
+
+/** A `for await` consumer fell more than `highWaterMark` values behind: the loop throws this after the values it had. */
+export class QueueOverflowError extends CodexRpcError {
+  override name = "QueueOverflowError";
+  constructor(readonly highWaterMark: number) {
+    super("QUEUE_OVERFLOW", `the loop fell more than ${highWaterMark} values behind its stream; values after that were not queued`);
+  }
+}

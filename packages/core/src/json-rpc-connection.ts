@@ -8,6 +8,7 @@ import {
   RequestTimeoutError,
   ServerError,
   ServerOverloadedError,
+  InvalidHandlerResultError,
   type TransportCloseInfo,
 } from "./errors.js";
 import type {
@@ -19,11 +20,16 @@ import type {
 } from "./json-rpc-message.js";
 import { Multicast } from "./multicast.js";
 import { backoffDelay } from "./backoff.js";
+import { checkJson, describeThrown, excerptOf } from "./describe-value.js";
+import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
 import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 export interface RequestOptions {
-  /** Milliseconds to wait for the reply (all retries included); the connection's default otherwise. */
+  /**
+   * Milliseconds to wait for the reply (all retries included); the connection's default otherwise.
+   * `Infinity` waits for ever; delays past 2^31−1 ms are honoured (not cut to 1 ms).
+   */
   readonly timeoutMs?: number;
   /** Aborting rejects the request with RequestAbortedError (the server may still act on it). */
   readonly signal?: AbortSignal;
@@ -51,7 +57,7 @@ export class JsonRpcReplyError extends Error {
 }
 
 export interface JsonRpcConnectionOptions {
-  /** Default reply timeout in milliseconds (default 120 000). */
+  /** Default reply timeout in milliseconds (default 120 000; `Infinity` for none). */
   readonly requestTimeoutMs?: number;
   /** Retries of requests answered -32001 "Server overloaded". */
   readonly overloadRetry?: Partial<OverloadRetryOptions>;
@@ -68,7 +74,22 @@ export interface JsonRpcConnectionOptions {
 
 /** Something the connection noticed that is not a message for anyone: reported, never fatal. */
 export interface ConnectionDiagnostic extends Omit<TransportDiagnostic, "kind"> {
-  readonly kind: TransportDiagnostic["kind"] | "unknown-response" | "unclassifiable-message" | "handler-error" | "validation-failed";
+  readonly kind:
+    | TransportDiagnostic["kind"]
+    /** A reply whose id matches no pending request. */
+    | "unknown-response"
+    /** Neither request, notification nor reply (e.g. an `id` that is neither string nor number). */
+    | "unclassifiable-message"
+    /** A server-request handler threw, rejected, or returned something that cannot be sent; the server got -32603. */
+    | "handler-error"
+    /** With `validate`: a message that does not match the codex schema (it is still delivered). */
+    | "validation-failed"
+    /** A known notification lacking a field the client needs to route or fold it: delivered on `notifications()`, kept out of turns. */
+    | "malformed-message"
+    /** A bounded buffer was full: what it dropped is counted in the message. */
+    | "buffer-overflow"
+    /** A turn's background work failed (e.g. `turn/interrupt` refused, `thread/read` failing in the watchdog). */
+    | "turn-recovery";
 }
 
 interface PendingRequest {
@@ -108,6 +129,7 @@ export class JsonRpcConnection {
     private readonly options: JsonRpcConnectionOptions = {},
   ) {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
+    checkTimeout(this.requestTimeoutMs, "requestTimeoutMs");
     this.retry = resolveOverloadRetry(options.overloadRetry);
     this.notifications = this.notificationSubject.observable;
     this.diagnostics = this.diagnosticSubject.asObservable();
@@ -139,6 +161,7 @@ export class JsonRpcConnection {
   /** Sends a request and resolves with its result; retries -32001 with backoff and jitter. */
   async request(method: string, params?: unknown, options: RequestOptions = {}): Promise<unknown> {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    checkTimeout(timeoutMs, "timeoutMs");
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -180,11 +203,11 @@ export class JsonRpcConnection {
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo, { method, id }));
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
     return new Promise<unknown>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let cancelTimer: CancelTimer | undefined;
       const onAbort = () => settle(() => reject(new RequestAbortedError(method, id, signal?.reason)));
       const settle = (finish: () => void) => {
         if (!this.pending.delete(id)) return;
-        clearTimeout(timer);
+        cancelTimer?.();
         signal?.removeEventListener("abort", onAbort);
         finish();
       };
@@ -194,7 +217,7 @@ export class JsonRpcConnection {
         resolve: (result) => settle(() => resolve(result)),
         reject: (error) => settle(() => reject(error)),
       });
-      timer = setTimeout(() => settle(() => reject(new RequestTimeoutError(method, id, timeoutMs))), Math.max(0, remainingMs));
+      cancelTimer = startTimer(remainingMs, () => settle(() => reject(new RequestTimeoutError(method, id, timeoutMs))));
       signal?.addEventListener("abort", onAbort, { once: true });
       const message = params === undefined ? { id, method } : { id, method, params };
       this.transport.send(this.envelope(message)).catch((error: unknown) => {
@@ -210,68 +233,99 @@ export class JsonRpcConnection {
   private sleep(ms: number, method: string, signal: AbortSignal | undefined): Promise<void> {
     return new Promise((resolve, reject) => {
       const stop = (error: unknown) => {
-        clearTimeout(timer);
+        cancelTimer();
         signal?.removeEventListener("abort", onAbort);
         this.backoffs.delete(stop);
         reject(error);
       };
       const onAbort = () => stop(new RequestAbortedError(method, undefined, signal?.reason));
-      const timer = setTimeout(() => {
+      const cancelTimer = startTimer(ms, () => {
         signal?.removeEventListener("abort", onAbort);
         this.backoffs.delete(stop);
         resolve();
-      }, ms);
+      });
       signal?.addEventListener("abort", onAbort, { once: true });
       this.backoffs.add(stop);
     });
   }
 
-  /** Classifies by keys: `method`+`id` request, `method` notification, `id`+`result`/`error` reply. */
+  /**
+   * Classifies by keys: `method`+`id` request, `method` notification, `id`+`result`/`error` reply.
+   * Nothing from the server may throw out of here: that would end the transport's stream, or
+   * reach RxJS's unhandled-error hook and crash the program.
+   */
   private dispatch(message: JsonRpcMessage): void {
     const record = message as unknown as Record<string, unknown>;
     const method = record["method"];
     const id = record["id"];
-    if (typeof method === "string") {
-      if (typeof id === "number" || typeof id === "string") this.answer(message as JsonRpcRequest);
-      else {
-        this.options.onNotification?.(message as JsonRpcNotification);
-        this.notificationSubject.next(message as JsonRpcNotification);
-      }
+    const hasValidId = typeof id === "number" || typeof id === "string";
+    if (typeof method === "string" && (hasValidId || !("id" in record))) {
+      if (hasValidId) this.answer(message as JsonRpcRequest);
+      else this.deliverNotification(message as JsonRpcNotification);
       return;
     }
-    if ((typeof id === "number" || typeof id === "string") && ("result" in record || "error" in record)) {
-      const pending = this.pending.get(id);
-      if (!pending) {
-        this.diagnosticSubject.next({ kind: "unknown-response", message: `reply for unknown or settled request id ${JSON.stringify(id)}` });
-        return;
-      }
-      if ("error" in record) {
-        const error = (record["error"] ?? {}) as Partial<JsonRpcErrorObject>;
-        pending.reject(
-          new ServerError(pending.method, id, Number(error.code ?? JSON_RPC_INTERNAL_ERROR), String(error.message ?? "unknown error"), error.data),
-        );
-      } else {
-        pending.resolve(record["result"]);
-      }
+    if (hasValidId && typeof method !== "string" && ("result" in record || "error" in record)) {
+      this.settleReply(id, record);
       return;
     }
     this.diagnosticSubject.next({
       kind: "unclassifiable-message",
-      message: "a message that is neither request, notification nor reply",
-      excerpt: JSON.stringify(message).slice(0, 200),
+      message: "id" in record && !hasValidId
+        ? `a message whose id is ${id === null ? "null" : `a ${Array.isArray(id) ? "array" : typeof id}`}, not a string or number`
+        : "a message that is neither request, notification nor reply",
+      excerpt: excerptOf(message),
     });
+  }
+
+  private deliverNotification(notification: JsonRpcNotification): void {
+    try {
+      this.options.onNotification?.(notification);
+    } catch (error) {
+      // The layer above guards its own routing; this is the last line, so one bad message never
+      // ends the stream of good ones.
+      this.diagnosticSubject.next({
+        kind: "malformed-message",
+        message: `${notification.method}: could not be routed: ${describeThrown(error)}`,
+        excerpt: excerptOf(notification),
+      });
+    }
+    this.notificationSubject.next(notification);
+  }
+
+  private settleReply(id: RequestId, record: Record<string, unknown>): void {
+    const pending = this.pending.get(id);
+    if (!pending) {
+      // The id itself may be huge: the diagnostic keeps an excerpt, never the payload.
+      this.diagnosticSubject.next({ kind: "unknown-response", message: `reply for unknown or settled request id ${excerptOf(id)}` });
+      return;
+    }
+    if (!("error" in record)) {
+      pending.resolve(record["result"]);
+      return;
+    }
+    const error = record["error"];
+    const fields = typeof error === "object" && error !== null ? (error as Partial<Record<keyof JsonRpcErrorObject, unknown>>) : {};
+    const code = fields.code ?? JSON_RPC_INTERNAL_ERROR;
+    const message = typeof fields.message === "string" ? fields.message : error === null || typeof error !== "object" ? `malformed error: ${excerptOf(error)}` : "unknown error";
+    pending.reject(new ServerError(pending.method, id, code as number, message, fields.data));
   }
 
   /** Every server request gets exactly one answer, or the turn waiting on it hangs. */
   private answer(request: JsonRpcRequest): void {
-    const key = JSON.stringify(request.id);
+    const key = typeof request.id === "string" ? `s${request.id}` : `n${request.id}`;
+    if (this.serverRequests.has(key)) {
+      // A second request with the id of one still being answered: answering both would send two
+      // replies with one id, and the server could not tell them apart.
+      this.diagnosticSubject.next({ kind: "unclassifiable-message", message: `a second server request with id ${excerptOf(request.id)} while the first is unanswered`, excerpt: excerptOf(request) });
+      return;
+    }
     const controller = new AbortController();
     this.serverRequests.set(key, controller);
     const reply = (body: { result: unknown } | { error: JsonRpcErrorObject }) => {
       if (this.serverRequests.get(key) !== controller) return;
       this.serverRequests.delete(key);
       if (this.closeInfo) return;
-      this.transport.send(this.envelope({ id: request.id, ...body } as JsonRpcMessage)).catch(() => undefined);
+      this.sendReply({ id: request.id, ...body } as JsonRpcMessage);
     };
     const handler = this.options.onServerRequest;
     if (!handler) {
@@ -285,19 +339,45 @@ export class JsonRpcConnection {
       reply({ error: this.handlerError(request, error) });
       return;
     }
-    Promise.resolve(outcome).then(
-      (result) => reply({ result: result === undefined ? null : result }),
-      (error: unknown) => reply({ error: this.handlerError(request, error) }),
-    );
+    const onResult = (result: unknown) => {
+      const value = result === undefined ? null : result;
+      const json = checkJson(value);
+      if (json.ok) reply({ result: value });
+      else reply({ error: this.handlerError(request, new InvalidHandlerResultError(request.method, json.reason)) });
+    };
+    const onError = (error: unknown) => reply({ error: this.handlerError(request, error) });
+    // A thenable whose `then` throws, or a handler result whose `then` getter throws, is an error too.
+    try {
+      Promise.resolve(outcome).then(onResult, onError);
+    } catch (error) {
+      onError(error);
+    }
+  }
+
+  /** Writes a reply; a reply that still fails to encode is replaced by a -32603 so the server is answered. */
+  private sendReply(message: JsonRpcMessage): void {
+    const send = (body: JsonRpcMessage) => this.transport.send(this.envelope(body));
+    let sent: Promise<void>;
+    try {
+      sent = send(message);
+    } catch (error) {
+      sent = Promise.reject(error);
+    }
+    sent.catch((error: unknown) => {
+      if (this.closeInfo || error instanceof ConnectionClosedError) return;
+      const id = (message as { id: RequestId }).id;
+      this.diagnosticSubject.next({ kind: "handler-error", message: `the reply to server request ${excerptOf(id)} could not be sent: ${describeThrown(error)}` });
+      send({ id, error: { code: JSON_RPC_INTERNAL_ERROR, message: "the client's reply could not be encoded" } } as JsonRpcMessage).catch(() => undefined);
+    });
   }
 
   /** The server withdrew a request (`serverRequest/resolved`): its handler's signal fires. */
   withdrawServerRequest(id: RequestId): boolean {
-    const key = JSON.stringify(id);
+    const key = typeof id === "string" ? `s${id}` : `n${id}`;
     const controller = this.serverRequests.get(key);
     if (!controller) return false;
     this.serverRequests.delete(key);
-    controller.abort(new Error(`server request ${key} was resolved by the server`));
+    controller.abort(new Error(`server request ${excerptOf(id)} was resolved by the server`));
     return true;
   }
 
@@ -313,9 +393,11 @@ export class JsonRpcConnection {
 
   private handlerError(request: JsonRpcRequest, error: unknown): JsonRpcErrorObject {
     if (error instanceof JsonRpcReplyError) {
-      return error.data === undefined ? { code: error.rpcCode, message: error.message } : { code: error.rpcCode, message: error.message, data: error.data };
+      const code = Number.isInteger(error.rpcCode) ? error.rpcCode : JSON_RPC_INTERNAL_ERROR;
+      const message = describeThrown(error);
+      return error.data === undefined || !checkJson(error.data).ok ? { code, message } : { code, message, data: error.data };
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeThrown(error);
     this.diagnosticSubject.next({ kind: "handler-error", message: `handler for ${request.method} failed: ${message}` });
     return { code: JSON_RPC_INTERNAL_ERROR, message: `client handler for ${request.method} failed: ${message}` };
   }

@@ -10,11 +10,18 @@ export type TransportFactory = () => Promise<Transport>;
 export interface ReconnectOptions extends Partial<BackoffOptions> {
   /** Attempts after a drop before the client gives up and closes (default 10). Delays default to 250 ms doubling up to 10 000 ms. */
   readonly maxAttempts?: number;
+  /**
+   * How long a new connection must stay up before a later drop starts a fresh budget of
+   * `maxAttempts` (default 5 000 ms). A server that completes the handshake and drops soon after
+   * uses up the same budget, so the client gives up instead of reconnecting for ever.
+   */
+  readonly stableAfterMs?: number;
 }
 
 export function resolveReconnect(options: ReconnectOptions): Required<ReconnectOptions> {
   return {
     maxAttempts: options.maxAttempts ?? 10,
+    stableAfterMs: options.stableAfterMs ?? 5_000,
     initialDelayMs: options.initialDelayMs ?? 250,
     maxDelayMs: options.maxDelayMs ?? 10_000,
     random: options.random ?? Math.random,

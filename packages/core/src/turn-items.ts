@@ -22,6 +22,8 @@ interface ItemState {
  */
 export class TurnItemsFold {
   private readonly items = new Map<string, ItemState>();
+  /** Ids of items seen completed (or recorded from the server's final turn). */
+  private readonly completed = new Set<string>();
 
   /**
    * Applies one notification. Returns the id of the item it changed and the phase, or undefined;
@@ -30,10 +32,13 @@ export class TurnItemsFold {
   apply(notification: ServerNotification): TurnItemUpdate["phase"] | undefined {
     switch (notification.method) {
       case "item/started":
-      case "item/completed":
-        this.items.set(notification.params.item.id, { item: notification.params.item, parts: [] });
-        this.lastId = notification.params.item.id;
+      case "item/completed": {
+        const id = notification.params.item.id;
+        this.items.set(id, { item: notification.params.item, parts: [] });
+        if (notification.method === "item/completed") this.completed.add(id);
+        this.lastId = id;
         return notification.method === "item/started" ? "started" : "completed";
+      }
       case "item/agentMessage/delta":
       case "item/commandExecution/outputDelta": {
         const state = this.items.get(notification.params.itemId);
@@ -55,6 +60,12 @@ export class TurnItemsFold {
   /** Records an item's final shape from elsewhere (a turn read back from the server). */
   record(item: ThreadItem): void {
     this.items.set(item.id, { item, parts: [] });
+    this.completed.add(item.id);
+  }
+
+  /** Items that started but never completed: what they hold is only what streamed. */
+  incompleteIds(): string[] {
+    return [...this.items.keys()].filter((id) => !this.completed.has(id));
   }
 
   /** Every item, in the order it started. */
@@ -62,14 +73,14 @@ export class TurnItemsFold {
     return [...this.items.values()].map((state) => this.materialise(state));
   }
 
-  /** The text of the last agent message (what the model said last), or "" if it said nothing. */
-  finalText(): string {
-    let text = "";
+  /** The last agent message (what the model said last), if it said anything. */
+  finalMessage(): { readonly id: string; readonly text: string } | undefined {
+    let last: { id: string; text: string } | undefined;
     for (const state of this.items.values()) {
       const item = this.materialise(state);
-      if (item.type === "agentMessage") text = item.text;
+      if (item.type === "agentMessage") last = { id: item.id, text: item.text };
     }
-    return text;
+    return last;
   }
 
   private lastId: string | undefined;
@@ -78,7 +89,8 @@ export class TurnItemsFold {
     if (state.parts.length === 0) return state.item;
     const item = state.item;
     const grown = state.parts.join("");
-    if (item.type === "agentMessage") state.item = { ...item, text: item.text + grown };
+    // A server that sent the item without its text must not turn it into "undefined…".
+    if (item.type === "agentMessage") state.item = { ...item, text: (typeof item.text === "string" ? item.text : "") + grown };
     else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
     state.parts = [];
     return state.item;

@@ -8,6 +8,9 @@ import type {
   TurnStatus,
 } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
+import { describeThrown } from "./describe-value.js";
+import { ProtocolError, TurnTimeoutError } from "./errors.js";
+import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
 import { Multicast } from "./multicast.js";
 import type { CodexClient } from "./codex-client.js";
 import { turnIdOf } from "./notification-routing.js";
@@ -23,6 +26,14 @@ export interface CompletedTurn {
   readonly items: readonly ThreadItem[];
   /** What the agent said last: the text of the turn's last agent message. */
   readonly finalText: string;
+  /**
+   * Items that started but never completed (e.g. an agent message cut off when the turn failed,
+   * was interrupted or steered): their text in `items` is only what streamed. Empty for a turn
+   * that ended normally.
+   */
+  readonly incompleteItemIds: readonly string[];
+  /** Whether `finalText` is a whole message (false when the last agent message never completed). */
+  readonly finalTextComplete: boolean;
   readonly error: TurnError | null;
   /** `turn/completed`, or the watchdog (idle thread without `turn/completed`, read back with `thread/read`). */
   readonly completedBy: "turn/completed" | "watchdog";
@@ -35,10 +46,27 @@ export interface TurnOptions {
   readonly params?: Omit<TurnStartParams, "threadId" | "input">;
   /**
    * After the thread goes idle, how long to wait for `turn/completed` before reading the thread and
-   * completing the turn from it (default 3 000 ms).
+   * completing the turn from it (default 3 000 ms). While the thread still shows the turn running,
+   * it is read again with backoff (doubling, up to 30 s) until it ends.
    */
   readonly watchdogGraceMs?: number;
+  /**
+   * End the turn if it has not ended this long after `run()`: `completed` rejects with
+   * TurnTimeoutError and the server is asked to interrupt it. Default: the client's
+   * `turnTimeoutMs`, else none (turns can legitimately run for hours).
+   */
+  readonly turnTimeoutMs?: number;
+  /**
+   * How many values a `for await` loop over the turn may fall behind before it throws
+   * QueueOverflowError (after yielding what it had). Default 100 000.
+   */
+  readonly maxQueuedEvents?: number;
 }
+
+/** Events kept for a turn before `turn/start` has answered: enough for any real server, bounded for a broken one. */
+const MAX_EARLY_EVENTS = 10_000;
+/** The longest wait between two watchdog reads of a thread that still shows the turn running. */
+const MAX_WATCHDOG_DELAY_MS = 30_000;
 
 /**
  * One turn: started at once (like a Promise), its notifications routed by thread and turn id.
@@ -68,7 +96,11 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private turnId: string | undefined;
   private done = false;
   private subscribers = 0;
-  private watchdog: ReturnType<typeof setTimeout> | undefined;
+  private cancelWatchdog: CancelTimer | undefined;
+  private cancelTurnTimeout: CancelTimer | undefined;
+  private watchdogDelayMs: number;
+  private earlyDropped = 0;
+  private readonly maxQueuedEvents: number;
   private resolveCompleted!: (turn: CompletedTurn) => void;
   private rejectCompleted!: (error: unknown) => void;
 
@@ -79,6 +111,10 @@ export class Turn implements AsyncIterable<ServerNotification> {
     options: TurnOptions = {},
   ) {
     this.watchdogGraceMs = options.watchdogGraceMs ?? 3_000;
+    checkTimeout(this.watchdogGraceMs, "watchdogGraceMs");
+    this.watchdogDelayMs = this.watchdogGraceMs;
+    this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
+    const turnTimeoutMs = options.turnTimeoutMs ?? client.turnTimeoutMs;
     this.events$ = this.eventSubject.observable;
     this.items$ = this.itemSubject.observable;
     this.text$ = this.textSubject.observable;
@@ -97,7 +133,14 @@ export class Turn implements AsyncIterable<ServerNotification> {
     // with turn/interrupt once its id is known (the abort handler below waits for it).
     this.started = client.request("turn/start", { ...options.params, threadId, input }).then(
       (response) => {
-        this.turnId = response.turn.id;
+        const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+        if (typeof turnId !== "string") {
+          const error = new ProtocolError("turn/start", "the result has no `turn.id`");
+          this.fail(error);
+          throw error;
+        }
+        this.turnId = turnId;
+        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${turnId}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${MAX_EARLY_EVENTS})`);
         const early = this.early ?? [];
         this.early = undefined;
         for (const notification of early) this.route(notification);
@@ -109,10 +152,18 @@ export class Turn implements AsyncIterable<ServerNotification> {
       },
     );
     this.started.catch(() => undefined);
+    if (turnTimeoutMs !== undefined) {
+      checkTimeout(turnTimeoutMs, "turnTimeoutMs");
+      this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
+        const error = new TurnTimeoutError(threadId, this.turnId, turnTimeoutMs);
+        if (this.turnId !== undefined) this.client.request("turn/interrupt", { threadId, turnId: this.turnId }).catch(() => undefined);
+        this.fail(error);
+      });
+    }
 
     const signal = options.signal;
     if (signal) {
-      const onAbort = () => void this.interrupt().catch(() => undefined);
+      const onAbort = () => this.interruptForCaller();
       if (signal.aborted) onAbort();
       else signal.addEventListener("abort", onAbort, { once: true });
       void this.completed.then(
@@ -142,7 +193,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
 
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
   [Symbol.asyncIterator](): AsyncIterator<ServerNotification> {
-    const events = toAsyncIterable(this.events$)[Symbol.asyncIterator]();
+    const events = toAsyncIterable(this.events$, { highWaterMark: this.maxQueuedEvents })[Symbol.asyncIterator]();
     return {
       next: async () => {
         const result = await events.next();
@@ -164,7 +215,8 @@ export class Turn implements AsyncIterable<ServerNotification> {
     if (turnId === undefined) return;
     if (this.early) {
       // The turn id is not known yet: keep what could be ours until `turn/start` answers.
-      this.early.push(notification);
+      if (this.early.length < MAX_EARLY_EVENTS) this.early.push(notification);
+      else this.earlyDropped++;
       return;
     }
     if (turnId !== this.turnId) return;
@@ -178,34 +230,82 @@ export class Turn implements AsyncIterable<ServerNotification> {
 
   /** Users report a missing `turn/completed`: an idle thread is read back after a grace period. */
   private onThreadStatus(status: string): void {
-    clearTimeout(this.watchdog);
+    this.cancelWatchdog?.();
+    this.cancelWatchdog = undefined;
     if (status !== "idle" || this.early) return;
-    this.watchdog = setTimeout(() => void this.readBack(), this.watchdogGraceMs);
+    this.watchdogDelayMs = this.watchdogGraceMs;
+    this.cancelWatchdog = startTimer(this.watchdogGraceMs, () => void this.readBack());
   }
 
+  /**
+   * Reads the thread and completes the turn from it once it shows the turn ended. Until then (the
+   * turn still running, a failed or malformed read), reads again with backoff: a turn the server
+   * finished without telling us must not hang.
+   */
   private async readBack(): Promise<void> {
     if (this.done || !this.turnId) return;
+    let turn: ProtocolTurn | undefined;
     try {
-      const { thread } = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true });
-      const turn = thread.turns.find((candidate) => candidate.id === this.turnId);
-      if (turn && turn.status !== "inProgress") this.finish(turn, "watchdog");
+      const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true });
+      turn = turnIn(result, this.turnId);
+      if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) {
+        this.report("turn-recovery", `turn ${this.turnId}: the thread/read result has no \`thread.turns\` array`);
+      }
     } catch (error) {
-      this.fail(error);
+      if (this.done) return;
+      this.report("turn-recovery", `turn ${this.turnId}: thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
     }
+    if (this.done) return;
+    if (turn && turn.status !== "inProgress") {
+      this.finish(turn, "watchdog");
+      return;
+    }
+    this.watchdogDelayMs = Math.min(this.watchdogDelayMs * 2, Math.max(MAX_WATCHDOG_DELAY_MS, this.watchdogGraceMs));
+    this.cancelWatchdog = startTimer(this.watchdogDelayMs, () => void this.readBack());
+  }
+
+  /**
+   * Interrupts for the caller (its signal aborted): the caller is not there to see a refusal, so
+   * one settles the turn, unless the thread shows it ended anyway.
+   */
+  private interruptForCaller(): void {
+    this.interrupt().catch(async (error: unknown) => {
+      if (this.done) return;
+      this.report("turn-recovery", `turn ${this.turnId ?? "(not started)"}: turn/interrupt failed: ${describeThrown(error)}`);
+      if (this.turnId !== undefined) {
+        const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true }).catch(() => undefined);
+        const turn = turnIn(result, this.turnId);
+        if (turn && turn.status !== "inProgress") {
+          this.finish(turn, "watchdog");
+          return;
+        }
+      }
+      this.fail(error);
+    });
+  }
+
+  private report(kind: "buffer-overflow" | "turn-recovery", message: string): void {
+    this.client.connection.report({ kind, message });
   }
 
   private finish(turn: ProtocolTurn, completedBy: CompletedTurn["completedBy"]): void {
     if (this.done) return;
-    // Items the stream never showed (e.g. read back by the watchdog) come from the server's turn.
-    for (const item of turn.items) this.fold.record(item);
+    // Items the stream never showed (e.g. read back by the watchdog) come from the server's turn;
+    // some servers omit `items` from turn/completed altogether.
+    const serverItems = Array.isArray(turn.items) ? turn.items : [];
+    for (const item of serverItems) if (typeof item === "object" && item !== null && typeof item.id === "string") this.fold.record(item);
     this.end();
+    const incompleteItemIds = this.fold.incompleteIds();
+    const finalMessage = this.fold.finalMessage();
     this.resolveCompleted({
       id: turn.id,
       status: turn.status,
-      turn,
+      turn: Array.isArray(turn.items) ? turn : { ...turn, items: [] },
       items: this.fold.list(),
-      finalText: this.fold.finalText(),
-      error: turn.error,
+      finalText: finalMessage?.text ?? "",
+      incompleteItemIds,
+      finalTextComplete: finalMessage === undefined || !incompleteItemIds.includes(finalMessage.id),
+      error: turn.error ?? null,
       completedBy,
     });
     for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
@@ -223,7 +323,8 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private end(): void {
     this.done = true;
     this.early = undefined;
-    clearTimeout(this.watchdog);
+    this.cancelWatchdog?.();
+    this.cancelTurnTimeout?.();
     this.stopListening();
   }
 
@@ -232,8 +333,16 @@ export class Turn implements AsyncIterable<ServerNotification> {
       onJoin: () => this.subscribers++,
       onLeave: () => {
         this.subscribers--;
-        if (this.subscribers === 0 && !this.done) void this.interrupt().catch(() => undefined);
+        if (this.subscribers === 0 && !this.done) this.interruptForCaller();
       },
     };
   }
+}
+
+/** The turn with this id in a `thread/read` result, if the result has the shape to tell. */
+function turnIn(result: unknown, turnId: string): ProtocolTurn | undefined {
+  const turns = (result as { thread?: { turns?: unknown } } | null | undefined)?.thread?.turns;
+  if (!Array.isArray(turns)) return undefined;
+  const turn = turns.find((candidate: unknown) => (candidate as { id?: unknown } | null)?.id === turnId) as ProtocolTurn | undefined;
+  return turn && typeof turn.status === "string" ? turn : undefined;
 }

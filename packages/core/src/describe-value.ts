@@ -1,0 +1,51 @@
+import { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";
+import { redactSecrets } from "./redact-secrets.js";
+
+/** Longest text a diagnostic or error built from foreign data carries. */
+const MAX_DESCRIPTION_CHARS = 500;
+
+/**
+ * A thrown value as text, whatever it is: an Error's message, a string, or a tag for values whose
+ * `toString` is missing (`Object.create(null)`) or throws. Never throws; redacted and bounded,
+ * since it ends up in replies to the server and in diagnostics.
+ */
+export function describeThrown(value: unknown): string {
+  let text: string;
+  try {
+    if (value instanceof Error) text = String(value.message);
+    else if (typeof value === "string") text = value;
+    else if (typeof value === "symbol") text = value.toString();
+    else text = String(value);
+  } catch {
+    text = Object.prototype.toString.call(value);
+  }
+  return redactSecrets(text.slice(0, MAX_DESCRIPTION_CHARS * 2)).slice(0, MAX_DESCRIPTION_CHARS);
+}
+
+/**
+ * The start of a message's JSON, for a diagnostic. A message can be too deep for `JSON.stringify`
+ * (it recurses) or hold a cycle or BigInt after a handler touched it: then a tag says so.
+ */
+export function excerptOf(value: unknown): string {
+  try {
+    const json = JSON.stringify(value);
+    return json === undefined ? typeof value : diagnosticExcerpt(json);
+  } catch (error) {
+    return `(not serialisable: ${describeThrown(error)})`;
+  }
+}
+
+/**
+ * The JSON text of a value that must go out as JSON, or why it cannot: BigInt, cycles, functions,
+ * Symbols and `undefined` at the top do not survive `JSON.stringify`, and a throwing `toJSON` or
+ * getter throws. Never throws.
+ */
+export function checkJson(value: unknown): { ok: true } | { ok: false; reason: string } {
+  try {
+    const json = JSON.stringify(value);
+    if (json === undefined) return { ok: false, reason: `a ${typeof value} is not JSON` };
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: describeThrown(error) };
+  }
+}
