@@ -155,9 +155,10 @@ export class Turn implements AsyncIterable<ServerNotification> {
     if (turnTimeoutMs !== undefined) {
       checkTimeout(turnTimeoutMs, "turnTimeoutMs");
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
-        const error = new TurnTimeoutError(threadId, this.turnId, turnTimeoutMs);
-        if (this.turnId !== undefined) this.client.request("turn/interrupt", { threadId, turnId: this.turnId }).catch(() => undefined);
-        this.fail(error);
+        const turnId = this.turnId;
+        this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
+        // Settled first: the interrupt's own turn/completed must not win over the timeout.
+        if (turnId !== undefined) this.client.request("turn/interrupt", { threadId, turnId }).catch(() => undefined);
       });
     }
 
