@@ -5,6 +5,7 @@ import { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
 import type { JsonRpcMessage } from "./json-rpc-message.js";
 import { MessageInbox } from "./message-inbox.js";
 import { settlesWithin } from "./settles-within.js";
+import { startTimer, type CancelTimer } from "./long-timer.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */
@@ -101,7 +102,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
   #shutdownPromise: Promise<TransportCloseInfo> | undefined;
   #inputEnded = false;
   #endedInfo: TransportCloseInfo | undefined;
-  #graceTimer: ReturnType<typeof setTimeout> | undefined;
+  #cancelGraceTimer: CancelTimer | undefined;
   #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
   #writeQueue: QueuedWrite[] = [];
@@ -237,11 +238,11 @@ class NdjsonChannelTransport implements NdjsonTransport {
   }
 
   #startGraceTimer(onTimeout: () => void): void {
-    if (this.#graceTimer !== undefined) clearTimeout(this.#graceTimer);
-    this.#graceTimer = setTimeout(() => {
-      this.#graceTimer = undefined;
+    this.#cancelGraceTimer?.();
+    this.#cancelGraceTimer = startTimer(this.#eofGraceMs, () => {
+      this.#cancelGraceTimer = undefined;
       if (!this.#closing) onTimeout(); // once close() runs, its shutdown decides
-    }, this.#eofGraceMs);
+    });
   }
 
   #completeCloseInfo(info: TransportCloseInfo): TransportCloseInfo {
@@ -287,11 +288,11 @@ class NdjsonChannelTransport implements NdjsonTransport {
     if (!this.#writing) return Promise.resolve();
     return new Promise<void>((resolve) => {
       const done = (): void => {
-        clearTimeout(timer);
+        cancel();
         this.#onWritesDrained = undefined;
         resolve();
       };
-      const timer = setTimeout(done, timeoutMs);
+      const cancel = startTimer(timeoutMs, done);
       this.#onWritesDrained = done;
     });
   }
@@ -324,9 +325,9 @@ class NdjsonChannelTransport implements NdjsonTransport {
   #finish(info: TransportCloseInfo): void {
     if (this.#closeInfo) return;
     this.#closeInfo = info;
-    if (this.#graceTimer !== undefined) {
-      clearTimeout(this.#graceTimer);
-      this.#graceTimer = undefined;
+    if (this.#cancelGraceTimer !== undefined) {
+      this.#cancelGraceTimer();
+      this.#cancelGraceTimer = undefined;
     }
     // A pending read would otherwise never settle.
     this.#reader?.cancel().catch(() => {});

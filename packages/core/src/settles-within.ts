@@ -1,9 +1,11 @@
-/** Whether `promise` settles within `ms`; the timer is cleared either way, so nothing is left pending. */
+import { startTimer } from "./long-timer.js";
+
+/** Whether `promise` settles within `ms` (`Infinity`: waits for it); the timer is cleared either way, so nothing is left pending. */
 export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
+    const cancel = startTimer(ms, () => resolve(false));
     const settled = (): void => {
-      clearTimeout(timer);
+      cancel();
       resolve(true);
     };
     promise.then(settled, settled);
