@@ -1,5 +1,6 @@
 import type { DynamicToolCallParams, DynamicToolCallResponse, JsonValue } from "@codex-rpc/protocol";
 import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
+import { redactSecrets } from "./redact-secrets.js";
 
 /** A tool the model may call, declared on `thread/start` and answered by this client. */
 export interface DynamicTool {
@@ -40,6 +41,7 @@ export async function callDynamicTool(
   }
 }
 
+/** The text goes to the model (and the server's logs): a secret in a thrown error must not. */
 function failure(text: string): DynamicToolCallResponse {
-  return { success: false, contentItems: [{ type: "inputText", text }] };
+  return { success: false, contentItems: [{ type: "inputText", text: redactSecrets(text) }] };
 }

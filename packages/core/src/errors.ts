@@ -119,7 +119,7 @@ export class ServerError extends CodexRpcError {
   readonly rpcMessage: string;
   /** A copy of the error's `data`, every string redacted (bounded in size). */
   readonly data: unknown;
-  /** The code as it was given, even when it was not an integer (a string, NaN). */
+  /** The code as it was given, even when it was not an integer (a string, NaN); redacted like `data`. */
   readonly rawCode: unknown;
   constructor(
     readonly method: string,
@@ -136,7 +136,7 @@ export class ServerError extends CodexRpcError {
     this.rpcCode = safeCode;
     this.rpcMessage = safeMessage;
     this.data = redactDeep(data);
-    this.rawCode = rpcCode;
+    this.rawCode = redactDeep(rpcCode);
   }
 }
 

@@ -38,7 +38,7 @@ const STATUS_IN_DETAIL = /(?:response|status code):\s*([1-5]\d\d)\b/i;
  * tells an absent server from one that refused the upgrade (codex answers a wrong token 401).
  */
 export async function describeConnectFailure(failure: ConnectFailure): Promise<WebSocketConnectError> {
-  const url = redactSecrets(failure.url);
+  const url = redactUrl(failure.url);
   const detail = failure.detail === undefined ? "" : ` (${redactSecrets(failure.detail)})`;
   const status = failure.detail === undefined ? undefined : Number(STATUS_IN_DETAIL.exec(failure.detail)?.[1] ?? NaN) || undefined;
   if (status === 401 || status === 403) {
@@ -100,9 +100,55 @@ function refusedConnection(error: unknown): boolean {
   return false;
 }
 
-/** `ws://host:port/…` → `http://host:port/readyz` (codex's health endpoint); undefined for other schemes. */
+/**
+ * `ws://host:port/…` → `http://host:port/readyz` (codex's health endpoint); undefined for other
+ * schemes. Without `user:password@`: fetch refuses URLs holding credentials, and they are not its to send.
+ */
 export function readyzUrlOf(url: string): string | undefined {
   const match = /^(wss?):\/\/([^/?#]+)/i.exec(url);
   if (!match) return undefined;
-  return `${match[1]!.toLowerCase() === "wss" ? "https" : "http"}://${match[2]}/readyz`;
+  const host = match[2]!.slice(match[2]!.lastIndexOf("@") + 1);
+  return `${match[1]!.toLowerCase() === "wss" ? "https" : "http"}://${host}/readyz`;
+}
+
+/** Query parameters whose values are credentials: `token`, `access_token`, `key`, `apiKey`, `sig` … */
+const SECRET_PARAM = /(?:token|key|secret|password|passwd|pwd|auth|signature|sig|credentials?)$/i;
+
+/**
+ * A URL fit for an error: no `user:password@`, credential-like query values replaced. One that
+ * does not parse is redacted as text. A URL with nothing to hide is returned as given.
+ */
+export function redactUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactSecrets(url);
+  }
+  let changed = false;
+  if (parsed.username !== "" || parsed.password !== "") {
+    parsed.username = "";
+    parsed.password = "";
+    changed = true;
+  }
+  if (parsed.search !== "") {
+    const params = parsed.search.slice(1).split("&");
+    const redacted = params.map((param) => {
+      const name = param.split("=", 1)[0]!;
+      return param.includes("=") && SECRET_PARAM.test(safeDecode(name)) ? `${name}=[REDACTED]` : param;
+    });
+    if (redacted.some((param, index) => param !== params[index])) {
+      parsed.search = `?${redacted.join("&")}`;
+      changed = true;
+    }
+  }
+  return redactSecrets(changed ? parsed.href : url);
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
