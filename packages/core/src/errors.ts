@@ -1,3 +1,4 @@
+import { describeThrown } from "./describe-value.js";
 import { redactDeep, redactSecrets } from "./redact-secrets.js";
 
 /** Every error the client raises has a stable `code`; switch on it, not on messages. */
@@ -76,9 +77,10 @@ function describeClose(close: TransportCloseInfo, request?: { method: string; id
   if (close.reason === "exit") {
     parts.push(close.signal ? `server killed by ${close.signal}` : `server exited with code ${close.exitCode ?? "?"}`);
   } else if (close.reason === "eof") {
-    parts.push(close.closeCode === undefined ? "server closed its output" : `server closed the connection (code ${close.closeCode}${close.closeReason ? `: ${close.closeReason}` : ""})`);
+    parts.push(close.closeCode === undefined ? "server closed its output" : `server closed the connection (code ${close.closeCode}${close.closeReason ? `: ${describeThrown(close.closeReason)}` : ""})`);
   } else if (close.reason === "error") {
-    parts.push(`transport error: ${close.error instanceof Error ? close.error.message : String(close.error)}`);
+    // The runtime's error text can quote a URL with credentials or a header: redacted like the rest.
+    parts.push(`transport error: ${describeThrown(close.error)}`);
   } else {
     parts.push("closed by the client");
   }
