@@ -25,7 +25,8 @@ describe("handshake and requests (fake server)", () => {
       params: { clientInfo: { name: "test", version: "1.2.3" }, capabilities: { experimentalApi: true } },
     });
     expect(server.received[1]).toEqual({ method: "initialized" });
-    expect(client.initializeResponse.userAgent).toBe("fake-app-server/0.0.0");
+    expect(client.initializeResponse.userAgent).toBe("fake-app-server/0.169.0 (fake)");
+    expect(client.serverVersion).toBe("0.169.0");
     expect(client.state$.value).toBe("open");
     await client.close();
     expect(client.state$.value).toBe("closed");

@@ -1,5 +1,6 @@
 import { BehaviorSubject, filter, map, ReplaySubject, Subject, type Observable } from "rxjs";
 import {
+  PROTOCOL_VERSION,
   SERVER_NOTIFICATION_METHODS,
   type AskForApproval,
   type ClientInfo,
@@ -18,7 +19,18 @@ import {
 import type { ProtocolValidators } from "@codex-rpc/protocol/validators";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
-import { CodexRpcError, ConnectionClosedError, JSON_RPC_METHOD_NOT_FOUND, ProtocolError, ValidationFailedError, type TransportCloseInfo } from "./errors.js";
+import {
+  CodexRpcError,
+  ConnectionClosedError,
+  JSON_RPC_METHOD_NOT_FOUND,
+  MethodNotSupportedError,
+  ProtocolError,
+  ProtocolVersionMismatchError,
+  ServerError,
+  ValidationFailedError,
+  type TransportCloseInfo,
+} from "./errors.js";
+import { isUnknownMethodError, serverVersionOf } from "./server-version.js";
 import {
   JsonRpcConnection,
   JsonRpcReplyError,
@@ -96,6 +108,12 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
    */
   readonly validate?: boolean | ProtocolValidators;
   /**
+   * Refuse a server whose codex version (from `initialize`'s `userAgent`) is not the one this
+   * client's protocol was generated from: `connect()` rejects with ProtocolVersionMismatchError.
+   * Default false: the mismatch is reported on `diagnostics` (kind `version-mismatch`).
+   */
+  readonly strictVersion?: boolean;
+  /**
    * Reconnect when the connection drops (needs a TransportFactory): re-initialize, then resume
    * every thread this client had open. `true` for the defaults.
    */
@@ -115,6 +133,10 @@ const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/ar
 export class CodexClient {
   /** What the server said about itself in reply to `initialize` (the latest, after a reconnect). */
   initializeResponse!: InitializeResponse;
+  /** The codex version the server runs, read from `initializeResponse.userAgent` (undefined if it does not say). */
+  serverVersion: string | undefined;
+  /** The codex version this client's protocol types and validators were generated from. */
+  readonly protocolVersion: string = PROTOCOL_VERSION;
   readonly state$ = new BehaviorSubject<ClientState>("connecting");
   /** Resolves once the client is closed for good (after a reconnect gave up, too), with how the last connection ended. */
   readonly closed: Promise<TransportCloseInfo>;
@@ -211,6 +233,12 @@ export class CodexClient {
       },
     });
     await this.#connection.notify("initialized");
+    this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent);
+    if (this.serverVersion !== this.protocolVersion) {
+      const mismatch = new ProtocolVersionMismatchError(this.serverVersion, this.protocolVersion);
+      if (options.strictVersion) throw mismatch;
+      this.#connection.report({ kind: "version-mismatch", message: mismatch.message });
+    }
   }
 
   #attach(transport: Transport): void {
@@ -316,7 +344,9 @@ export class CodexClient {
 
   /** Sends a request typed by its method; resolves with the typed result. */
   async request<M extends ClientRequestMethod>(method: M, ...[params, options]: RequestArgs<M>): Promise<ClientRequestMap[M]["result"]> {
-    const result = await this.connection.request(method, params, options);
+    const result = await this.connection.request(method, params, options).catch((error: unknown) => {
+      throw this.#unsupported(error);
+    });
     if (method === "thread/unsubscribe") this.#openThreads.delete((params as { threadId: string }).threadId);
     const validate = this.validators?.clientRequestValidators[method]?.result;
     const errors = validate && validationErrors(validate, result);
@@ -326,7 +356,16 @@ export class CodexClient {
 
   /** A request for a method this version's types do not know (a newer server's). */
   requestUntyped(method: string, params?: unknown, options?: RequestOptions): Promise<unknown> {
-    return this.connection.request(method, params, options);
+    return this.connection.request(method, params, options).catch((error: unknown) => {
+      throw this.#unsupported(error);
+    });
+  }
+
+  /** A server that does not know a method says so with -32600 "unknown variant": name both versions. */
+  #unsupported(error: unknown): unknown {
+    if (!(error instanceof ServerError) || error.code !== "SERVER_ERROR") return error;
+    if (!isUnknownMethodError(error.rpcCode, error.rpcMessage, error.method)) return error;
+    return new MethodNotSupportedError(error, this.serverVersion, this.protocolVersion);
   }
 
   /** Notifications, typed: all of them, or one method's params. Hot and shared. */

@@ -19,6 +19,10 @@ export type CodexRpcErrorCode =
   | "INVALID_HANDLER_RESULT"
   /** A `for await` loop fell further behind than its high-water mark allows. */
   | "QUEUE_OVERFLOW"
+  /** The server runs another codex version than the protocol the client was built with (with `strictVersion`). */
+  | "PROTOCOL_VERSION_MISMATCH"
+  /** The server's codex version has no such method. */
+  | "METHOD_NOT_SUPPORTED"
   | "BINARY_NOT_FOUND"
   /** No connection could be opened: nothing listening, refused, timed out, or closed during the opening handshake. */
   | "CONNECT_FAILED"
@@ -129,7 +133,7 @@ export class ServerError extends CodexRpcError {
     rpcCode: number,
     rpcMessage: string,
     data: unknown,
-    code: "SERVER_ERROR" | "SERVER_OVERLOADED" = "SERVER_ERROR",
+    code: "SERVER_ERROR" | "SERVER_OVERLOADED" | "METHOD_NOT_SUPPORTED" = "SERVER_ERROR",
   ) {
     // Servers echo what they were sent (keys, tokens): nothing they say leaves unredacted.
     const safeCode = Number.isSafeInteger(rpcCode) ? rpcCode : JSON_RPC_INTERNAL_ERROR;
@@ -231,5 +235,45 @@ export class QueueOverflowError extends CodexRpcError {
   override name = "QueueOverflowError";
   constructor(readonly highWaterMark: number) {
     super("QUEUE_OVERFLOW", `the loop fell more than ${highWaterMark} values behind its stream; values after that were not queued`);
+  }
+}
+
+/** What to do when the server runs another codex version than the client's protocol. */
+function versionAdvice(serverVersion: string | undefined): string {
+  if (serverVersion === undefined) return "check the server's codex version";
+  return `install @codex-rpc/protocol built for codex ${serverVersion}, or generate one: npx codex-rpc-gen generate --codex-version ${serverVersion} --out ./codex-protocol`;
+}
+
+/** With `strictVersion`, `connect()` refuses a server whose codex version differs from the client's protocol. */
+export class ProtocolVersionMismatchError extends CodexRpcError {
+  override name = "ProtocolVersionMismatchError";
+  constructor(
+    /** The server's codex version (from `userAgent`), if it could be told. */
+    readonly serverVersion: string | undefined,
+    /** The codex version the client's protocol was generated from. */
+    readonly protocolVersion: string,
+  ) {
+    super(
+      "PROTOCOL_VERSION_MISMATCH",
+      `the server runs codex ${serverVersion ?? "(unknown version)"} but this client's protocol is for codex ${protocolVersion}: ${versionAdvice(serverVersion)}`,
+    );
+  }
+}
+
+/** The server's codex version does not have this method (codex answers it -32600 "unknown variant"). */
+export class MethodNotSupportedError extends ServerError {
+  override name = "MethodNotSupportedError";
+  constructor(
+    error: ServerError,
+    /** The server's codex version, if known. */
+    readonly serverVersion: string | undefined,
+    /** The codex version the client's protocol was generated from. */
+    readonly protocolVersion: string,
+  ) {
+    super(error.method, error.requestId, error.rpcCode, error.rpcMessage, error.data, "METHOD_NOT_SUPPORTED");
+    this.message =
+      serverVersion === protocolVersion
+        ? `${error.method} is not a method of codex ${protocolVersion} (the server runs that version too)`
+        : `${error.method} is not supported by the server (codex ${serverVersion ?? "unknown version"}); this client's protocol is for codex ${protocolVersion}: ${versionAdvice(serverVersion)}`;
   }
 }

@@ -34,6 +34,12 @@ export {
   ServerError,
   ServerOverloadedError,
   ValidationFailedError,
+  ProtocolError,
+  TurnTimeoutError,
+  InvalidHandlerResultError,
+  QueueOverflowError,
+  ProtocolVersionMismatchError,
+  MethodNotSupportedError,
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_PARAMS,
   JSON_RPC_METHOD_NOT_FOUND,
@@ -41,7 +47,7 @@ export {
   type CodexRpcErrorCode,
   type TransportCloseInfo,
 } from "./errors.js";
-export { toAsyncIterable } from "./async-iterable.js";
+export { toAsyncIterable, type AsyncIterableOptions } from "./async-iterable.js";
 export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
 export { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";

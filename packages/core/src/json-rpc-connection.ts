@@ -89,7 +89,9 @@ export interface ConnectionDiagnostic extends Omit<TransportDiagnostic, "kind"> 
     /** A bounded buffer was full: what it dropped is counted in the message. */
     | "buffer-overflow"
     /** A turn's background work failed (e.g. `turn/interrupt` refused, `thread/read` failing in the watchdog). */
-    | "turn-recovery";
+    | "turn-recovery"
+    /** The server runs another codex version than the client's protocol was generated from. */
+    | "version-mismatch";
 }
 
 interface PendingRequest {

@@ -6,7 +6,7 @@ import {
   type Transport,
   type TransportCloseInfo,
 } from "@codex-rpc/core";
-import type { ThreadItem, Turn, TurnStatus } from "@codex-rpc/protocol";
+import { PROTOCOL_VERSION, type ThreadItem, type Turn, type TurnStatus } from "@codex-rpc/protocol";
 
 /** One scripted turn of the fake: the agent's text in chunks, and how it ends. */
 export interface FakeTurnScript {
@@ -27,6 +27,8 @@ export interface FakeAppServerOptions {
   readonly turns?: readonly FakeTurnScript[];
   /** Answer nothing at all (a stalled server): requests time out. */
   readonly stalled?: boolean;
+  /** The codex version the fake claims in `initialize`'s `userAgent` (default: the protocol package's). */
+  readonly codexVersion?: string;
   /** The longest line the client's transport accepts, in bytes (default: the transport's, 128 MiB). */
   readonly maxLineBytes?: number;
 }
@@ -167,7 +169,7 @@ export class FakeAppServer {
     const p = (params ?? {}) as { threadId?: string; turnId?: string };
     switch (method) {
       case "initialize":
-        return { result: { userAgent: "fake-app-server/0.0.0", codexHome: "/tmp/fake-codex-home", platformFamily: "unix", platformOs: "linux" } };
+        return { result: { userAgent: `fake-app-server/${this.options.codexVersion ?? PROTOCOL_VERSION} (fake)`, codexHome: "/tmp/fake-codex-home", platformFamily: "unix", platformOs: "linux" } };
       case "thread/start": {
         const id = `thread-${this.nextThread++}`;
         this.threads.set(id, { turns: [] });

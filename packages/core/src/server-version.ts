@@ -1,0 +1,16 @@
+/**
+ * What codex version a server runs, from the `userAgent` of its `initialize` result, which starts
+ * with `<clientInfo.name>/<codex version>` (e.g. `my-app/0.169.0 (Debian 12; x86_64) …`).
+ */
+export function serverVersionOf(userAgent: unknown): string | undefined {
+  if (typeof userAgent !== "string") return undefined;
+  return /^[^/\s]+\/(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?)(?:[\s(]|$)/.exec(userAgent)?.[1];
+}
+
+/**
+ * codex answers a method it does not know with -32600 "unknown variant `METHOD`, expected one of …"
+ * (not -32601): this tells that apart from other invalid requests.
+ */
+export function isUnknownMethodError(rpcCode: number, rpcMessage: string, method: string): boolean {
+  return (rpcCode === -32600 || rpcCode === -32601) && (rpcMessage.includes(`unknown variant \`${method}\``) || (rpcCode === -32601 && rpcMessage.includes(method)));
+}
