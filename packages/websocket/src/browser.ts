@@ -7,6 +7,7 @@ import { openWebSocketTransport as openPortable, type WebSocketTransport, type W
 export { WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 export { WebSocketConnectError } from "./connect-failure.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
+export type { HeartbeatOptions } from "./heartbeat.js";
 
 /**
  * Opens a WebSocket (see the portable `openWebSocketTransport`).

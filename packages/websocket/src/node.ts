@@ -8,6 +8,7 @@ import type { WebSocketConstructor } from "./websocket-like.js";
 export { WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 export { WebSocketConnectError } from "./connect-failure.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
+export type { HeartbeatOptions } from "./heartbeat.js";
 
 export interface NodeWebSocketTransportOptions extends Omit<WebSocketTransportOptions, "url"> {
   /** `ws://IP:PORT` (codex `--listen ws://IP:PORT`). Give this or `socketPath`. */

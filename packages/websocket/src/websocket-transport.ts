@@ -1,7 +1,10 @@
 import {
+  checkTimeout,
   ConnectionClosedError,
   diagnosticExcerpt,
   MessageInbox,
+  redactSecrets,
+  startTimer,
   type JsonRpcMessage,
   type Transport,
   type TransportCloseInfo,
@@ -9,7 +12,11 @@ import {
 } from "@codex-rpc/core";
 import { ReplaySubject, type Observable } from "rxjs";
 import { describeConnectFailure, readyzUrlOf } from "./connect-failure.js";
+import { Heartbeat, isHeartbeatReply, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
+import { terminateSocket } from "./terminate-socket.js";
 import { type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";
+import { isWsConstructor, isWsSocket } from "./ws-socket.js";
 
 export interface WebSocketTransportOptions {
   /** The server's address, e.g. `ws://127.0.0.1:4500` (codex `--listen ws://IP:PORT`). */
@@ -18,10 +25,23 @@ export interface WebSocketTransportOptions {
   readonly token?: string;
   /** The WebSocket constructor. Default: the global one (browsers, Deno, Bun, Node 22); on Node 20 pass `ws`. */
   readonly WebSocket?: WebSocketConstructor;
-  /** How long the opening handshake may take. Default 10 000 ms. */
+  /** How long the opening handshake may take. Default 10 000 ms; `Infinity`: no limit. */
   readonly connectTimeoutMs?: number;
-  /** `close()`: how long to wait for the server's close frame. Default 1000 ms. */
+  /** How long to wait for the server's close frame before dropping the connection. Default 1000 ms. */
   readonly closeTimeoutMs?: number;
+  /**
+   * The largest text frame accepted, in UTF-8 bytes: a larger one is dropped with an
+   * `oversize-line` diagnostic and the connection stays up, as on stdio. Default 128 MiB (core's
+   * DEFAULT_MAX_LINE_BYTES). Under `ws`, a frame above this plus a margin (the same again, at least
+   * 16 MiB) closes the connection: see the README.
+   */
+  readonly maxMessageBytes?: number;
+  /**
+   * Notices a server that stopped answering: after `intervalMs` (default 30 000) without a frame
+   * it sends a probe request, and closes the transport (reason `error`) when nothing arrives within
+   * `timeoutMs` (default 10 000). `false`: off.
+   */
+  readonly heartbeat?: HeartbeatOptions | false;
   /** Aborting gives up the opening handshake. */
   readonly signal?: AbortSignal;
 }
@@ -29,6 +49,22 @@ export interface WebSocketTransportOptions {
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */
 const DIAGNOSTICS_REPLAY = 100;
 const NORMAL_CLOSURE = 1000;
+
+interface ResolvedOptions {
+  readonly connectTimeoutMs: number;
+  readonly closeTimeoutMs: number;
+  readonly maxMessageBytes: number;
+  readonly heartbeat: ReturnType<typeof resolveHeartbeat>;
+}
+
+/** Defaults and checks, so a bad value fails before anything is opened. */
+function resolveOptions(options: WebSocketTransportOptions): ResolvedOptions {
+  const { connectTimeoutMs = 10_000, closeTimeoutMs = 1000, maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES } = options;
+  checkTimeout(connectTimeoutMs, "connectTimeoutMs");
+  checkTimeout(closeTimeoutMs, "closeTimeoutMs");
+  checkMaxMessageBytes(maxMessageBytes);
+  return { connectTimeoutMs, closeTimeoutMs, maxMessageBytes, heartbeat: resolveHeartbeat(options.heartbeat) };
+}
 
 /**
  * Opens a WebSocket to a codex app-server and resolves with its transport once the connection is
@@ -42,8 +78,12 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   if (!Socket) {
     throw new TypeError("this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
   }
-  const headers = options.token === undefined ? undefined : { Authorization: `Bearer ${options.token}` };
-  const socket = headers ? new Socket(options.url, { headers }) : new Socket(options.url);
+  const { maxMessageBytes } = resolveOptions(options);
+  const init: { headers?: Record<string, string>; maxPayload?: number } = {};
+  if (options.token !== undefined) init.headers = { Authorization: `Bearer ${options.token}` };
+  // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
+  if (isWsConstructor(Socket)) init.maxPayload = wsMaxPayloadFor(maxMessageBytes);
+  const socket = Object.keys(init).length > 0 ? new Socket(options.url, init) : new Socket(options.url);
   const transport = new WebSocketTransport(socket, options);
   await transport.opened;
   return transport;
@@ -59,6 +99,8 @@ export class WebSocketTransport implements Transport {
 
   readonly #socket: WebSocketLike;
   readonly #options: WebSocketTransportOptions;
+  readonly #resolved: ResolvedOptions;
+  readonly #heartbeat: Heartbeat | undefined;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -66,22 +108,40 @@ export class WebSocketTransport implements Transport {
   #isOpen = false;
   #closing = false;
   #closePromise: Promise<void> | undefined;
+  /** The socket's own close event came. */
+  #socketClosed = false;
+  #onSocketClosed: () => void = () => {};
+  #socketGone: Promise<void> | undefined;
   #onOpenFailed: (detail: string | undefined, why?: "timeout" | "abort") => void = () => {};
 
   constructor(socket: WebSocketLike, options: WebSocketTransportOptions) {
     this.#socket = socket;
     this.#options = options;
+    this.#resolved = resolveOptions(options);
+    const heartbeat = this.#resolved.heartbeat;
+    this.#heartbeat = heartbeat && new Heartbeat(heartbeat, (probe) => socket.send(probe), (error) => this.#peerIsDead(error));
     this.messages = this.#inbox.observable;
     this.diagnostics = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.opened = this.#watchOpening();
-    socket.addEventListener("message", (event) => this.#receive(event.data));
+    socket.addEventListener("open", () => {
+      if (this.#isOpen && !this.#closeInfo && !this.#closing) this.#heartbeat?.start();
+    });
+    if (isWsSocket(socket)) {
+      // ws hands over a text frame's bytes: an oversize one is measured and dropped without ever becoming a string.
+      socket.on("message", (data, isBinary) => this.#receiveBytes(data, isBinary));
+    } else {
+      socket.addEventListener("message", (event) => this.#receive(event.data));
+    }
     socket.addEventListener("error", (event) => {
       const detail = errorDetail(event);
       if (!this.#isOpen) this.#onOpenFailed(detail);
+      else if (isMessageTooBig(event, detail)) this.#finish({ reason: "error", error: this.#messageTooBig(detail, event.error) });
       else this.#finish({ reason: "error", error: new Error(`WebSocket error${detail === undefined ? "" : `: ${detail}`}`) });
     });
     socket.addEventListener("close", (event) => {
+      this.#socketClosed = true;
+      this.#onSocketClosed();
       if (!this.#isOpen) this.#onOpenFailed(event.reason || undefined);
       this.#finish({ reason: this.#closing ? "closed" : "eof", closeCode: event.code, ...(event.reason ? { closeReason: event.reason } : {}) });
     });
@@ -104,39 +164,68 @@ export class WebSocketTransport implements Transport {
   }
 
   async #closeOnce(): Promise<void> {
-    if (this.#closeInfo) return;
+    if (this.#closeInfo) return this.#socketGone;
     this.#closing = true;
-    try {
-      this.#socket.close(NORMAL_CLOSURE);
-    } catch {
-      // Already closing.
-    }
-    const timeoutMs = this.#options.closeTimeoutMs ?? 1000;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
-    clearTimeout(timer);
+    this.#heartbeat?.stop();
+    await this.#shutdownSocket();
     this.#finish({ reason: "closed" });
   }
 
+  /**
+   * Sends the close frame; if the server has not answered it within closeTimeoutMs, drops the
+   * connection (see terminateSocket), so that nothing keeps the program alive. Resolves then.
+   */
+  #shutdownSocket(): Promise<void> {
+    return (this.#socketGone ??= new Promise<void>((resolve) => {
+      if (this.#socketClosed) return resolve();
+      try {
+        this.#socket.close(NORMAL_CLOSURE);
+      } catch {
+        // Already closing.
+      }
+      const cancel = startTimer(this.#resolved.closeTimeoutMs, () => {
+        terminateSocket(this.#socket);
+        resolve();
+      });
+      this.#onSocketClosed = () => {
+        cancel();
+        resolve();
+      };
+    }));
+  }
+
+  /** The runtime's WebSocket refused a message over its own ceiling and failed the connection. */
+  #messageTooBig(detail: string | undefined, cause: unknown): Error {
+    const limit = isWsSocket(this.#socket)
+      ? `over ${wsMaxPayloadFor(this.#resolved.maxMessageBytes)} bytes (maxMessageBytes plus ws's margin)`
+      : "over this runtime's WebSocket limit (Node 22 and Bun: 128 MiB, Deno: 64 MiB)";
+    return new Error(
+      `the server sent a message ${limit}, which the WebSocket does not hold in memory: it closed the connection (${redactSecrets(detail ?? "message too big")}); a message over maxMessageBytes but under that limit is dropped instead`,
+      { cause },
+    );
+  }
+
+  /** The heartbeat got no answer: no close handshake to wait for, drop the connection now. */
+  #peerIsDead(error: Error): void {
+    this.#finish({ reason: "error", error });
+    terminateSocket(this.#socket);
+  }
+
   #watchOpening(): Promise<void> {
-    const { connectTimeoutMs = 10_000, signal } = this.#options;
+    const { signal } = this.#options;
+    const { connectTimeoutMs } = this.#resolved;
     return new Promise<void>((resolve, reject) => {
       let settled = false;
       const settle = (): boolean => {
         if (settled) return false;
         settled = true;
-        clearTimeout(timer);
+        cancelTimer();
         signal?.removeEventListener("abort", onAbort);
         return true;
       };
       const fail = (detail: string | undefined, why?: "timeout" | "abort"): void => {
         if (!settle()) return;
         this.#closing = true;
-        try {
-          this.#socket.close();
-        } catch {
-          // Never opened.
-        }
         this.#finish({ reason: "error", error: new Error(detail ?? "WebSocket connection failed") });
         describeConnectFailure({
           url: this.#options.url,
@@ -149,7 +238,7 @@ export class WebSocketTransport implements Transport {
         }).then(reject, reject);
       };
       const onAbort = (): void => fail(String(signal?.reason), "abort");
-      const timer = setTimeout(() => fail(`no answer within ${connectTimeoutMs} ms`, "timeout"), connectTimeoutMs);
+      const cancelTimer = startTimer(connectTimeoutMs, () => fail(`no answer within ${connectTimeoutMs} ms`, "timeout"));
       this.#onOpenFailed = fail;
       if (signal?.aborted) return onAbort();
       signal?.addEventListener("abort", onAbort, { once: true });
@@ -163,11 +252,39 @@ export class WebSocketTransport implements Transport {
 
   #receive(data: unknown): void {
     if (this.#closeInfo) return;
-    if (typeof data !== "string") {
-      // The protocol is text frames only; say so rather than guess at an encoding.
-      this.#diagnostics.next({ kind: "binary-frame", message: "dropped a binary WebSocket frame: the protocol uses text frames only" });
-      return;
+    this.#heartbeat?.frameReceived();
+    if (typeof data !== "string") return this.#reportBinary();
+    const oversize = utf8BytesOver(data, this.#resolved.maxMessageBytes);
+    if (oversize !== undefined) return this.#reportOversize(oversize);
+    this.#parse(data);
+  }
+
+  /** ws's message event: a text frame as its UTF-8 bytes. */
+  #receiveBytes(data: { readonly length: number; toString(): string }, isBinary: boolean): void {
+    if (this.#closeInfo) return;
+    this.#heartbeat?.frameReceived();
+    if (isBinary) return this.#reportBinary();
+    if (data.length > this.#resolved.maxMessageBytes) return this.#reportOversize(data.length);
+    let text: string;
+    try {
+      text = data.toString();
+    } catch {
+      return this.#reportOversize(data.length, "longer than a string can be on this runtime");
     }
+    this.#parse(text);
+  }
+
+  #reportBinary(): void {
+    // The protocol is text frames only; say so rather than guess at an encoding.
+    this.#diagnostics.next({ kind: "binary-frame", message: "dropped a binary WebSocket frame: the protocol uses text frames only" });
+  }
+
+  #reportOversize(bytes: number, why = `longer than the limit of ${this.#resolved.maxMessageBytes} bytes (maxMessageBytes)`): void {
+    const message = `dropped a WebSocket frame of ${bytes} bytes: ${why}`;
+    this.#diagnostics.next({ kind: "oversize-line", message, bytes });
+  }
+
+  #parse(data: string): void {
     let value: unknown;
     try {
       value = JSON.parse(data);
@@ -183,16 +300,28 @@ export class WebSocketTransport implements Transport {
       this.#diagnostics.next({ kind: "not-an-object", message: "dropped a WebSocket frame that is JSON but not an object", excerpt: diagnosticExcerpt(data) });
       return;
     }
+    if (this.#heartbeat && isHeartbeatReply(value)) return this.#heartbeat.probeAnswered(); // the transport's own probe
     this.#inbox.deliver(value as JsonRpcMessage);
   }
 
   #finish(info: TransportCloseInfo): void {
     if (this.#closeInfo) return;
     this.#closeInfo = info;
+    this.#heartbeat?.stop();
     this.#inbox.complete();
     this.#diagnostics.complete();
     this.#resolveClosed(info);
+    // A close decided here (an error, a failed opening) must not leave the socket open either.
+    if (!this.#socketClosed) void this.#shutdownSocket();
   }
+}
+
+/** What each runtime says when a message is over its own limit: ws, Node 22 (undici), Deno, Bun. */
+const MESSAGE_TOO_BIG = /max payload size exceeded|payload size exceeds|frame too large|message too big/i;
+
+function isMessageTooBig(event: { readonly error?: unknown }, detail: string | undefined): boolean {
+  const code = (event.error as { code?: unknown } | undefined)?.code;
+  return code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" || code === "WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH" || MESSAGE_TOO_BIG.test(detail ?? "");
 }
 
 /** What an error event says, if anything: `message` (ws, Deno, Bun, undici) or a wrapped error's. */

@@ -1,0 +1,99 @@
+import { checkTimeout, startTimer, type CancelTimer } from "@codex-rpc/core";
+
+export interface HeartbeatOptions {
+  /** Send a probe after this long without receiving a frame. Default 30 000 ms; `Infinity`: never. */
+  readonly intervalMs?: number;
+  /** Give up when nothing at all arrives this long after a probe. Default 10 000 ms. */
+  readonly timeoutMs?: number;
+}
+
+// 30 s: below the common 60 s idle cut of proxies and load balancers, so the probe also keeps those
+// paths open; one probe per half-minute of silence costs nothing. 10 s: codex answers a probe in a
+// few ms, even while a command runs, so only a dead or frozen peer misses it.
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 10_000;
+
+/** The id prefix of probe requests; a response carrying it is a probe's answer. */
+export const HEARTBEAT_ID_PREFIX = "codex-rpc-heartbeat-";
+export const HEARTBEAT_METHOD = "codex-rpc/heartbeat";
+
+/** Validates the option up front, so a misspelt value fails `openWebSocketTransport`, not a timer. */
+export function resolveHeartbeat(option: HeartbeatOptions | false | undefined): Required<HeartbeatOptions> | undefined {
+  if (option === false) return undefined;
+  const intervalMs = option?.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  const timeoutMs = option?.timeoutMs ?? DEFAULT_HEARTBEAT_TIMEOUT_MS;
+  checkTimeout(intervalMs, "heartbeat.intervalMs");
+  checkTimeout(timeoutMs, "heartbeat.timeoutMs");
+  if (!(intervalMs > 0) || !(timeoutMs > 0)) throw new RangeError(`heartbeat intervalMs and timeoutMs must be above 0, got ${intervalMs} and ${timeoutMs}`);
+  return intervalMs === Infinity ? undefined : { intervalMs, timeoutMs };
+}
+
+/**
+ * Notices a peer that stopped answering. Any received frame counts as life; after `intervalMs`
+ * without one it sends a probe (a request codex always answers, if only with an error), and if
+ * nothing arrives within `timeoutMs` after that, it calls `onDead`. Per frame it only stores a
+ * timestamp and a count: no timer is touched on the hot path.
+ */
+export class Heartbeat {
+  readonly #options: Required<HeartbeatOptions>;
+  readonly #sendProbe: (text: string) => void;
+  readonly #onDead: (error: Error) => void;
+  #lastFrameAt = performance.now();
+  #frames = 0;
+  #probes = 0;
+  #cancel: CancelTimer | undefined;
+
+  constructor(options: Required<HeartbeatOptions>, sendProbe: (text: string) => void, onDead: (error: Error) => void) {
+    this.#options = options;
+    this.#sendProbe = sendProbe;
+    this.#onDead = onDead;
+  }
+
+  start(): void {
+    this.#lastFrameAt = performance.now();
+    this.#wait(this.#options.intervalMs);
+  }
+
+  frameReceived(): void {
+    this.#lastFrameAt = performance.now();
+    this.#frames++;
+  }
+
+  /** A probe's answer came: the next one is due `intervalMs` from now, not when the deadline passes. */
+  probeAnswered(): void {
+    if (this.#cancel === undefined) return;
+    this.stop();
+    this.#wait(this.#options.intervalMs);
+  }
+
+  stop(): void {
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+
+  #wait(ms: number): void {
+    this.#cancel = startTimer(ms, () => this.#check());
+  }
+
+  #check(): void {
+    const idle = performance.now() - this.#lastFrameAt;
+    if (idle < this.#options.intervalMs) return this.#wait(this.#options.intervalMs - idle);
+    const framesBefore = this.#frames;
+    const id = `${HEARTBEAT_ID_PREFIX}${++this.#probes}`;
+    try {
+      this.#sendProbe(JSON.stringify({ id, method: HEARTBEAT_METHOD }));
+    } catch (error) {
+      return this.#onDead(new Error(`heartbeat: could not send a probe: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
+    }
+    this.#cancel = startTimer(this.#options.timeoutMs, () => {
+      if (this.#frames !== framesBefore) return this.#check();
+      const { intervalMs, timeoutMs } = this.#options;
+      this.#onDead(new Error(`heartbeat timed out: nothing received for ${Math.round(idle) + timeoutMs} ms (a probe after ${intervalMs} ms of silence got no answer within ${timeoutMs} ms)`));
+    });
+  }
+}
+
+/** Whether a parsed message is the answer to a probe (a response whose id carries the prefix). */
+export function isHeartbeatReply(message: { readonly id?: unknown; readonly method?: unknown }): boolean {
+  return typeof message.id === "string" && message.method === undefined && message.id.startsWith(HEARTBEAT_ID_PREFIX);
+}
