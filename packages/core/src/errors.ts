@@ -23,6 +23,8 @@ export type CodexRpcErrorCode =
   | "PROTOCOL_VERSION_MISMATCH"
   /** The server's codex version has no such method. */
   | "METHOD_NOT_SUPPORTED"
+  /** An option the caller passed cannot be used as given (e.g. a token with a line break). */
+  | "INVALID_OPTION"
   | "BINARY_NOT_FOUND"
   /** No connection could be opened: nothing listening, refused, timed out, or closed during the opening handshake. */
   | "CONNECT_FAILED"
@@ -275,5 +277,18 @@ export class MethodNotSupportedError extends ServerError {
       serverVersion === protocolVersion
         ? `${error.method} is not a method of codex ${protocolVersion} (the server runs that version too)`
         : `${error.method} is not supported by the server (codex ${serverVersion ?? "unknown version"}); this client's protocol is for codex ${protocolVersion}: ${versionAdvice(serverVersion)}`;
+  }
+}
+
+/** An option cannot be used as given: caught before anything is opened or sent. */
+export class InvalidOptionError extends CodexRpcError {
+  override name = "InvalidOptionError";
+  constructor(
+    /** The option's name, e.g. `token`. */
+    readonly option: string,
+    /** What is wrong with it (never its value: options can be secrets). */
+    readonly detail: string,
+  ) {
+    super("INVALID_OPTION", `${option}: ${detail}`);
   }
 }

@@ -40,6 +40,7 @@ export {
   QueueOverflowError,
   ProtocolVersionMismatchError,
   MethodNotSupportedError,
+  InvalidOptionError,
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_INVALID_PARAMS,
   JSON_RPC_METHOD_NOT_FOUND,

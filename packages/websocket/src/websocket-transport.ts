@@ -9,9 +9,10 @@ import {
   type Transport,
   type TransportCloseInfo,
   type TransportDiagnostic,
+  InvalidOptionError,
 } from "@codex-rpc/core";
 import { ReplaySubject, type Observable } from "rxjs";
-import { describeConnectFailure, readyzUrlOf } from "./connect-failure.js";
+import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import { Heartbeat, isHeartbeatReply, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
 import { terminateSocket } from "./terminate-socket.js";
@@ -80,10 +81,23 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   }
   const { maxMessageBytes } = resolveOptions(options);
   const init: { headers?: Record<string, string>; maxPayload?: number } = {};
-  if (options.token !== undefined) init.headers = { Authorization: `Bearer ${options.token}` };
+  if (options.token !== undefined) {
+    // A header value cannot hold these; the runtime would throw a TypeError quoting the header.
+    if (typeof options.token !== "string" || /[\0-\x1f\x7f]/.test(options.token)) {
+      throw new InvalidOptionError("token", "must be a string without line breaks, NUL or other control characters");
+    }
+    init.headers = { Authorization: `Bearer ${options.token}` };
+  }
   // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
   if (isWsConstructor(Socket)) init.maxPayload = wsMaxPayloadFor(maxMessageBytes);
-  const socket = Object.keys(init).length > 0 ? new Socket(options.url, init) : new Socket(options.url);
+  let socket: WebSocketLike;
+  try {
+    socket = Object.keys(init).length > 0 ? new Socket(options.url, init) : new Socket(options.url);
+  } catch (error) {
+    // An unparsable URL: the runtime's message quotes it whole, credentials included.
+    const url = redactUrl(options.url);
+    throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(error instanceof Error ? error.message : "the runtime refused it")}`, url, undefined);
+  }
   const transport = new WebSocketTransport(socket, options);
   await transport.opened;
   return transport;

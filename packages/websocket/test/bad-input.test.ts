@@ -132,3 +132,18 @@ it("an aborted signal gives up the opening handshake", async () => {
   expect(error).toMatchObject({ code: "CONNECT_FAILED" });
   expect((error as Error).message).toContain("aborted (Error: user gave up)");
 });
+
+it("a token with CR, LF or NUL is a typed INVALID_OPTION before anything is opened, and the token is never quoted", async () => {
+  for (const token of ["abc\r\nX-Injected: 1", "abc\nsecret", "abc\0def"]) {
+    const error = await openWebSocketTransport({ url: "ws://127.0.0.1:1", token, WebSocket: Ws }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: "INVALID_OPTION", option: "token" });
+    expect(String((error as Error).message)).not.toContain("abc");
+  }
+});
+
+it("a URL the runtime cannot parse is a typed CONNECT_FAILED that never quotes its credentials", async () => {
+  const error = await openWebSocketTransport({ url: "ws://user:FAKEpassw0rd@127.0.0.1:notaport", WebSocket: Ws }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(WebSocketConnectError);
+  expect(error).toMatchObject({ code: "CONNECT_FAILED" });
+  expect(JSON.stringify({ message: (error as Error).message, url: (error as WebSocketConnectError).url })).not.toContain("FAKEpassw0rd");
+});
