@@ -167,7 +167,12 @@ describe("handler results: every server request is answered exactly once", () =>
     const answer = await within(server.request("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "i", availableDecisions: ["accept", "decline"] }));
     expect(answer).toMatchObject({ value: { error: { code: -32603, message: expect.stringContaining("not one the server offered") } } });
   });
-  recordReliability({ area: "handler results: thrown values, non-JSON results, bad decisions", cases: Object.keys(outcomes).length + 2, faults: Object.keys(outcomes).length + 2 });
+  it("declining stays possible when availableDecisions does not list it (codex 0.169.0 lists accept, an amendment and cancel)", async () => {
+    const { server } = await connect();
+    const answer = await within(server.request("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "i", availableDecisions: ["accept", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["ls"] } }, "cancel"] }));
+    expect(answer).toEqual({ value: { result: { decision: "decline" } } });
+  });
+  recordReliability({ area: "handler results: thrown values, non-JSON results, bad decisions", cases: Object.keys(outcomes).length + 3, faults: Object.keys(outcomes).length + 2 });
 });
 
 describe("turn settlement", () => {

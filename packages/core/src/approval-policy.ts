@@ -59,7 +59,9 @@ export async function answerApproval(
   const response = approvalResponse(request, decision as ApprovalDecision);
   const allowed = allowedDecisions(params);
   const sent = (response as { decision?: unknown }).decision;
-  if (allowed && typeof sent === "string" && !allowed.includes(sent)) {
+  // Declining is always allowed: codex 0.169.0 lists ["accept", {…amendment}, "cancel"] for a command
+  // and still takes "decline" (the item ends "declined"), the safe answer a client must be able to give.
+  if (allowed && typeof sent === "string" && sent !== "decline" && !allowed.includes(sent)) {
     throw new InvalidHandlerResultError(method, `the decision "${sent}" is not one the server offered (${allowed.join(", ")})`);
   }
   return response;
