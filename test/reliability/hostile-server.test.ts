@@ -118,10 +118,10 @@ describe("malformed notifications inside a live turn", () => {
     const { server, client, diagnostics } = await connect();
     const unknown: unknown[] = [];
     client.unknownNotifications().subscribe((n) => unknown.push(n));
-    server.sendRaw(`{"id":null,"method":"item/tool/call","params":{}}\n{"id":{"a":1},"method":"x/y"}\n`);
+    server.sendRaw(`{"id":null,"method":"item/tool/call","params":{}}\n{"id":{"a":1},"method":"x/y"}\n{"id":1e400,"method":"item/tool/call","params":{}}\n`);
     await tick();
     expect(unknown).toEqual([]);
-    expect(diagnostics.map((d) => d.kind)).toEqual(["unclassifiable-message", "unclassifiable-message"]);
+    expect(diagnostics.map((d) => d.kind)).toEqual(["unclassifiable-message", "unclassifiable-message", "unclassifiable-message"]);
     expect(server.received.filter((m) => !("method" in m))).toEqual([]);
   });
 });
@@ -136,6 +136,7 @@ describe("handler results: every server request is answered exactly once", () =>
     "throws an object whose toString throws": () => { throw throwingToString; },
     "rejects with an object whose toString throws": () => Promise.reject(throwingToString),
     "throws a Symbol": () => { throw Symbol("s"); },
+    "throws a revoked Proxy": () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); throw proxy; },
     "returns a BigInt": () => ({ n: 10n }),
     "returns a cyclic object": () => cyclic,
     "returns a Symbol": () => Symbol("s"),

@@ -22,6 +22,7 @@ import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-t
 import {
   CodexRpcError,
   ConnectionClosedError,
+  JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_METHOD_NOT_FOUND,
   MethodNotSupportedError,
   ProtocolError,
@@ -516,6 +517,21 @@ export class CodexClient {
     if (errors) {
       this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
     }
+    if (!errors) return this.#dispatchServerRequest(request, context);
+    // A request already reported as invalid gets its error reply without a second diagnostic.
+    let outcome: unknown;
+    try {
+      outcome = this.#dispatchServerRequest(request, context);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    return Promise.resolve(outcome).catch((error: unknown) => {
+      if (error instanceof JsonRpcReplyError) throw error;
+      throw new JsonRpcReplyError(JSON_RPC_INTERNAL_ERROR, `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`);
+    });
+  }
+
+  #dispatchServerRequest(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const handler = this.handlers.get(request.method);
     if (handler) return handler(request.params, context);
     if (isApprovalMethod(request.method)) return answerApproval(this.options.approvals ?? "decline", request.method, request.params, context.signal);

@@ -18,11 +18,20 @@ export function describeThrown(value: unknown): string {
     else if (typeof value === "symbol") text = value.toString();
     else text = String(value);
   } catch {
-    text = Object.prototype.toString.call(value);
+    text = tagOf(value);
   }
   // Redact a wide window, then cut: a secret that straddles the window's edge could otherwise be
   // pulled into the kept part once the secrets before it shrink to "[REDACTED]".
   return redactSecrets(text.slice(0, REDACTION_WINDOW_CHARS)).slice(0, MAX_DESCRIPTION_CHARS);
+}
+
+/** `[object Object]`-style tag; even that throws for a revoked Proxy. */
+function tagOf(value: unknown): string {
+  try {
+    return Object.prototype.toString.call(value);
+  } catch {
+    return "(an unreadable value)";
+  }
 }
 
 /**

@@ -26,6 +26,9 @@ export async function callDynamicTool(
   params: DynamicToolCallParams,
   signal: AbortSignal,
 ): Promise<DynamicToolCallResponse> {
+  if (typeof params !== "object" || params === null || typeof params.tool !== "string") {
+    return failure("The tool call could not be read: it names no tool.");
+  }
   const tool = tools.get(params.tool);
   if (!tool) return failure(`Unknown tool "${params.tool}": this client registered ${[...tools.keys()].join(", ") || "no tools"}.`);
   try {

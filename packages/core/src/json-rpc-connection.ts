@@ -260,7 +260,8 @@ export class JsonRpcConnection {
     const record = message as unknown as Record<string, unknown>;
     const method = record["method"];
     const id = record["id"];
-    const hasValidId = typeof id === "number" || typeof id === "string";
+    // An id of 1e400 parses as Infinity, which JSON cannot echo back (it would go out as null).
+    const hasValidId = (typeof id === "number" && Number.isFinite(id)) || typeof id === "string";
     if (typeof method === "string" && (hasValidId || !("id" in record))) {
       if (hasValidId) this.answer(message as JsonRpcRequest);
       else this.deliverNotification(message as JsonRpcNotification);
@@ -273,7 +274,7 @@ export class JsonRpcConnection {
     this.diagnosticSubject.next({
       kind: "unclassifiable-message",
       message: "id" in record && !hasValidId
-        ? `a message whose id is ${id === null ? "null" : `a ${Array.isArray(id) ? "array" : typeof id}`}, not a string or number`
+        ? `a message whose id is ${id === null ? "null" : typeof id === "number" ? "a number JSON cannot carry" : `a ${Array.isArray(id) ? "array" : typeof id}`}, not a string or number`
         : "a message that is neither request, notification nor reply",
       excerpt: excerptOf(message),
     });
@@ -394,7 +395,7 @@ export class JsonRpcConnection {
   }
 
   private handlerError(request: JsonRpcRequest, error: unknown): JsonRpcErrorObject {
-    if (error instanceof JsonRpcReplyError) {
+    if (isReplyError(error)) {
       const code = Number.isInteger(error.rpcCode) ? error.rpcCode : JSON_RPC_INTERNAL_ERROR;
       const message = describeThrown(error);
       return error.data === undefined || !checkJson(error.data).ok ? { code, message } : { code, message, data: error.data };
@@ -420,5 +421,14 @@ export class JsonRpcConnection {
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.notificationSubject.complete();
     this.diagnosticSubject.complete();
+  }
+}
+
+/** `instanceof` itself throws for a revoked Proxy, and a handler can throw anything. */
+function isReplyError(error: unknown): error is JsonRpcReplyError {
+  try {
+    return error instanceof JsonRpcReplyError;
+  } catch {
+    return false;
   }
 }
