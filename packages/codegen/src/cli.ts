@@ -1,25 +1,45 @@
 import { parseArgs } from "node:util";
 import { CodegenError } from "./codegen-error.js";
-import { generate } from "./generate.js";
+import { installCodex } from "./codex-binary.js";
+import { exportCodexSchemas } from "./codex-export.js";
+import { displayPath } from "./display-path.js";
+import { generate, type FlavorReport } from "./generate.js";
 import { findStaleFiles, writeGeneratedFiles } from "./generated-output.js";
-import { diffSchemaDirectories, formatSchemaDiff } from "./schema-diff.js";
+import { RESULT_RULES } from "./result-resolution.js";
+import { readResultMapFile } from "./result-map-file.js";
+import type { SchemaFlavor } from "./schema-bundle.js";
+import { diffSchemaDirectories } from "./schema-diff.js";
+import { formatSchemaDiff } from "./schema-diff-text.js";
 
 const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
 
 Usage:
-  codex-rpc-gen generate --schemas DIR --out DIR [--check]
+  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
+  codex-rpc-gen generate --codex PATH | --codex-version X --out DIR [--package NAME] …
       Generate types, method maps and validators from a vendored schema directory
-      (manifest.json, stable/, experimental/). With --check, write nothing and exit 1
+      (manifest.json, stable/, experimental/), or straight from a codex binary (PATH) or an
+      @openai/codex version installed from npm (X): its generate-json-schema export goes to a
+      temporary directory, and DIR becomes a self-contained ESM package (package.json named
+      NAME, default codex-app-server-protocol). With --check, write nothing and exit 1
       listing every output file that is stale, missing or unexpected.
-  codex-rpc-gen diff --from DIR --to DIR
-      List the methods and definitions added, removed or changed between two schema directories.
+      --result-map FILE  JSON { "method": "ResultDefinition" } for results no rule finds;
+                         it wins over every rule. Results nothing finds are typed unknown
+                         (with a warning), so generation never fails on a new version.
+  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
+  codex-rpc-gen diff --from OLD --to NEW …
+      What changed between two schema directories, per method and type down to the field,
+      each change marked BREAKING or additive for a client (by the direction it travels).
+      --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.
 
-Exit codes: 0 done (or up to date), 1 stale output (--check), 2 bad input or usage.`;
+Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
+2 bad input or usage.`;
+
+type Io = { out: (line: string) => void; err: (line: string) => void };
 
 /** Runs the CLI; returns the exit code. Output goes to the given streams (tests pass their own). */
 export async function main(
   argv: readonly string[],
-  io: { out: (line: string) => void; err: (line: string) => void } = {
+  io: Io = {
     out: (line) => process.stdout.write(line + "\n"),
     err: (line) => process.stderr.write(line + "\n"),
   },
@@ -43,13 +63,60 @@ export async function main(
   }
 }
 
-function runGenerate(args: readonly string[], io: { out: (line: string) => void; err: (line: string) => void }): number {
-  const { values } = parse(args, { schemas: { type: "string" }, out: { type: "string" }, check: { type: "boolean" } });
-  const schemasDir = required(values.schemas, "--schemas");
-  const outDir = required(values.out, "--out");
-  const command = `codex-rpc-gen generate --schemas ${schemasDir} --out ${outDir}`;
+function runGenerate(args: readonly string[], io: Io): number {
+  const { values } = parse(args, {
+    schemas: { type: "string" },
+    codex: { type: "string" },
+    "codex-version": { type: "string" },
+    package: { type: "string" },
+    out: { type: "string" },
+    "result-map": { type: "string" },
+    check: { type: "boolean" },
+  });
+  const sources = (["schemas", "codex", "codex-version"] as const).filter((flag) => values[flag] !== undefined);
+  if (sources.length !== 1) {
+    throw new CodegenError("USAGE", sources.length === 0 ? "--schemas DIR is required (or --codex PATH, or --codex-version X)" : `give one of --${sources.join(", --")}`);
+  }
+  required(values.out, "--out DIR"); // before a download that would be wasted
+  if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
+  const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"]) : undefined;
+  try {
+    const binary = installed?.binary ?? required(values.codex, "--codex PATH");
+    const exported = exportCodexSchemas(binary);
+    try {
+      const source = installed ? `--codex-version ${values["codex-version"]}` : `--codex ${displayPath(binary)}`;
+      return generateFrom(exported.schemasDir, source, values, io, values.package ?? DEFAULT_PACKAGE);
+    } finally {
+      exported.dispose();
+    }
+  } finally {
+    installed?.dispose();
+  }
+}
+
+/** The package name `--codex`/`--codex-version` give the output when `--package` names none. */
+const DEFAULT_PACKAGE = "codex-app-server-protocol";
+
+function generateFrom(
+  schemasDir: string,
+  source: string,
+  values: { out?: string | undefined; "result-map"?: string | undefined; package?: string | undefined; check?: boolean | undefined },
+  io: Io,
+  packageName = values.package,
+): number {
+  const outDir = required(values.out, "--out DIR");
+  const mapFile = values["result-map"];
+  if (mapFile === "") throw new CodegenError("USAGE", "--result-map FILE needs a file");
+  if (packageName === "") throw new CodegenError("USAGE", "--package NAME needs a name");
+  const resultMap = mapFile === undefined ? undefined : readResultMapFile(mapFile);
+  // Paths as typed would leak into every header: `./x` and `x` must make the same files.
+  const command =
+    `codex-rpc-gen generate ${source} --out ${displayPath(outDir)}` +
+    (mapFile === undefined ? "" : ` --result-map ${displayPath(mapFile)}`) +
+    (values.package === undefined ? "" : ` --package ${values.package}`);
   const started = performance.now();
-  const result = generate({ schemasDir, command });
+  const result = generate({ schemasDir, command, ...(resultMap && { resultMap }), ...(packageName && { packageName }) });
+  for (const warning of result.warnings) io.err(`codex-rpc-gen: warning: ${warning}`);
   if (values.check) {
     const stale = findStaleFiles(outDir, result.files);
     if (stale.length > 0) {
@@ -62,34 +129,71 @@ function runGenerate(args: readonly string[], io: { out: (line: string) => void;
   }
   writeGeneratedFiles(outDir, result.files);
   const ms = Math.round(performance.now() - started);
-  for (const report of result.reports) {
-    const m = report.methods;
-    io.out(
-      `${report.flavor}: ${report.definitions} definitions; methods: ${m.clientRequest} client requests, ` +
-        `${m.serverRequest} server requests, ${m.serverNotification} server notifications, ${m.clientNotification} client notifications; ` +
-        `${report.resultsFromTable.length} results from the result table`,
-    );
-  }
+  for (const report of result.reports) for (const line of reportLines(report)) io.out(line);
   io.out(`codex-rpc-gen: wrote ${result.files.size} files to ${outDir} for codex ${result.codexVersion} in ${ms} ms`);
   return 0;
 }
 
-function runDiff(args: readonly string[], io: { out: (line: string) => void }): number {
-  const { values } = parse(args, { from: { type: "string" }, to: { type: "string" } });
-  const diff = diffSchemaDirectories(required(values.from, "--from"), required(values.to, "--to"));
-  for (const line of formatSchemaDiff(diff)) io.out(line);
+/** The flavor's counts, then every result found by a rule other than `XParams → XResponse`. */
+function reportLines(report: FlavorReport): string[] {
+  const m = report.methods;
+  const rules = RESULT_RULES.map((rule) => `${report.resultsByRule[rule]} ${rule}`).join(", ");
+  const lines = [
+    `${report.flavor}: ${report.definitions} definitions; methods: ${m.clientRequest} client requests, ` +
+      `${m.serverRequest} server requests, ${m.serverNotification} server notifications, ${m.clientNotification} client notifications; ` +
+      `results: ${rules}`,
+  ];
+  for (const result of report.results) {
+    if (result.resolvedBy === "unknown" || (result.resolvedBy === "convention" && !result.how.startsWith("method name"))) continue;
+    lines.push(`  ${result.resolvedBy.padEnd(10)} ${result.method}: ${result.how}`);
+  }
+  return lines;
+}
+
+function runDiff(args: readonly string[], io: Io): number {
+  const { values, positionals } = parse(
+    args,
+    {
+      from: { type: "string" },
+      to: { type: "string" },
+      json: { type: "boolean" },
+      "fail-on": { type: "string" },
+      flavor: { type: "string" },
+    },
+    true,
+  );
+  if (positionals.length > 2) throw new CodegenError("USAGE", `diff takes two directories, got ${positionals.length}`);
+  if (positionals.length > 0 && (values.from !== undefined || values.to !== undefined)) {
+    throw new CodegenError("USAGE", "give the directories either as OLD NEW or as --from/--to, not both");
+  }
+  const from = required(values.from ?? positionals[0], "OLD (or --from DIR)");
+  const to = required(values.to ?? positionals[1], "NEW (or --to DIR)");
+  const failOn = values["fail-on"];
+  if (failOn !== undefined && failOn !== "breaking" && failOn !== "any") {
+    throw new CodegenError("USAGE", `--fail-on takes breaking or any, not "${failOn}"`);
+  }
+  const flavor = values.flavor;
+  if (flavor !== undefined && flavor !== "stable" && flavor !== "experimental") {
+    throw new CodegenError("USAGE", `--flavor takes stable or experimental, not "${flavor}"`);
+  }
+  const diff = diffSchemaDirectories(from, to, flavor ? { flavors: [flavor as SchemaFlavor] } : {});
+  if (values.json) io.out(JSON.stringify(diff, null, 2));
+  else for (const line of formatSchemaDiff(diff)) io.out(line);
+  const counts = diff.flavors.map((f) => f.counts);
+  if (failOn === "breaking" && counts.some((c) => c.breaking > 0)) return 1;
+  if (failOn === "any" && counts.some((c) => c.breaking + c.additive > 0)) return 1;
   return 0;
 }
 
-function parse<T extends Record<string, { type: "string" | "boolean" }>>(args: readonly string[], options: T) {
+function parse<T extends Record<string, { type: "string" | "boolean" }>>(args: readonly string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals: false });
+    return parseArgs({ args: [...args], options, strict: true, allowPositionals });
   } catch (cause) {
     throw new CodegenError("USAGE", (cause as Error).message);
   }
 }
 
-function required(value: string | boolean | undefined, flag: string): string {
-  if (typeof value !== "string" || value === "") throw new CodegenError("USAGE", `${flag} DIR is required`);
+function required(value: string | boolean | undefined, what: string): string {
+  if (typeof value !== "string" || value === "") throw new CodegenError("USAGE", `${what} is required`);
   return value;
 }

@@ -6,7 +6,10 @@ export type CodegenErrorCode =
   | "UNRESOLVED_REF"
   | "UNSUPPORTED_SCHEMA"
   | "NAME_COLLISION"
+  /** @deprecated Never thrown: a result no rule resolves is typed `unknown`, with a warning. */
   | "UNRESOLVED_METHODS"
+  | "RESULT_MAP_INVALID"
+  | "CODEX_EXPORT_FAILED"
   | "OUTPUT_STALE"
   | "USAGE";
 

@@ -1,4 +1,4 @@
-import { isSchemaObject, pointerSegment } from "./json-schema.js";
+import { visitRefs } from "./definition-refs.js";
 import { METHOD_UNIONS, type ProtocolMethods } from "./protocol-methods.js";
 import type { SchemaBundle, SchemaDefinition } from "./schema-bundle.js";
 
@@ -14,7 +14,7 @@ export function clientWrittenDefinitions(bundle: SchemaBundle, methods: Protocol
   return reachable(bundle, [
     bundle.rootDefinition(METHOD_UNIONS.clientRequest),
     bundle.rootDefinition(METHOD_UNIONS.clientNotification),
-    ...methods.byKind.serverRequest.flatMap((m) => (m.result ? [m.result.definition] : [])),
+    ...methods.byKind.serverRequest.flatMap((m) => (m.result?.definition ? [m.result.definition] : [])),
   ]);
 }
 
@@ -30,19 +30,24 @@ function reachable(bundle: SchemaBundle, roots: readonly SchemaDefinition[]): Se
   return seen;
 }
 
-/** Calls `onRef` for every `$ref` inside a schema, with the pointer where it stands. */
-export function visitRefs(schema: unknown, pointer: string, onRef: (ref: string, at: string) => void): void {
-  if (!isSchemaObject(schema)) return;
-  if (typeof schema.$ref === "string") onRef(schema.$ref, `${pointer}/$ref`);
-  for (const key of ["properties", "definitions"] as const) {
-    const map = schema[key];
-    if (!isSchemaObject(map)) continue;
-    for (const [name, child] of Object.entries(map)) visitRefs(child, `${pointer}/${key}/${pointerSegment(name)}`, onRef);
-  }
-  for (const key of ["anyOf", "oneOf", "allOf"] as const) {
-    schema[key]?.forEach((child, index) => visitRefs(child, `${pointer}/${key}/${index}`, onRef));
-  }
-  if (Array.isArray(schema.items)) schema.items.forEach((child, index) => visitRefs(child, `${pointer}/items/${index}`, onRef));
-  else visitRefs(schema.items, `${pointer}/items`, onRef);
-  visitRefs(schema.additionalProperties, `${pointer}/additionalProperties`, onRef);
+/**
+ * Which way each definition travels: `sent` when reachable from what the client writes (see
+ * clientWrittenDefinitions), `received` when reachable from server notifications, server requests
+ * and the results of client requests. A definition used both ways is in both.
+ */
+export function definitionDirections(bundle: SchemaBundle, methods: ProtocolMethods): Map<SchemaDefinition, Set<"sent" | "received">> {
+  const received = reachable(bundle, [
+    bundle.rootDefinition(METHOD_UNIONS.serverRequest),
+    bundle.rootDefinition(METHOD_UNIONS.serverNotification),
+    ...methods.byKind.clientRequest.flatMap((m) => (m.result?.definition ? [m.result.definition] : [])),
+  ]);
+  const directions = new Map<SchemaDefinition, Set<"sent" | "received">>();
+  const add = (def: SchemaDefinition, direction: "sent" | "received") => {
+    const set = directions.get(def) ?? new Set();
+    set.add(direction);
+    directions.set(def, set);
+  };
+  for (const def of clientWrittenDefinitions(bundle, methods)) add(def, "sent");
+  for (const def of received) add(def, "received");
+  return directions;
 }

@@ -1,6 +1,6 @@
 import { CodegenError } from "./codegen-error.js";
 import { isSchemaObject, type JsonSchema, type JsonSchemaObject } from "./json-schema.js";
-import { RESULT_TABLE } from "./result-table.js";
+import { resolveResults, type ResolvedResult, type ResultQuery } from "./result-resolution.js";
 import type { SchemaBundle, SchemaDefinition } from "./schema-bundle.js";
 
 export type MethodKind = "clientRequest" | "serverRequest" | "serverNotification" | "clientNotification";
@@ -23,24 +23,30 @@ export interface ProtocolMethod {
   readonly params: { readonly schema: JsonSchema; readonly pointer: string; readonly required: boolean } | undefined;
   /** The definition the params name (`$ref`, or `anyOf [$ref, null]`), when there is one. */
   readonly paramsDefinition: SchemaDefinition | undefined;
-  /** Requests only: the result definition and how it was found. */
-  readonly result: { readonly definition: SchemaDefinition; readonly resolvedBy: "convention" | "table" } | undefined;
+  /** Requests only: the result definition and how it was found (`definition` is undefined when `unknown`). */
+  readonly result: ResolvedResult | undefined;
 }
 
 export interface ProtocolMethods {
   readonly byKind: Readonly<Record<MethodKind, readonly ProtocolMethod[]>>;
   readonly all: readonly ProtocolMethod[];
+  /** Results nothing resolved (typed `unknown`), and result-map entries that named no definition. */
+  readonly warnings: readonly string[];
+}
+
+export interface ReadProtocolMethodsOptions {
+  /** Method → result definition name; consulted before every other rule (result-resolution.ts). */
+  readonly resultMap?: Readonly<Record<string, string>>;
+  /** Replaces RESULT_TABLE (`{}` shows what the other rules find on their own). */
+  readonly resultTable?: Readonly<Record<string, string>>;
 }
 
 /**
- * Lists every method of the four root unions and resolves each request's result. Fails naming
- * every method whose result could be found neither by convention nor in RESULT_TABLE.
+ * Lists every method of the four root unions and resolves each request's result. Never fails on
+ * a result: one no rule resolves is typed `unknown`, with a warning naming the method.
  */
-export function readProtocolMethods(bundle: SchemaBundle): ProtocolMethods {
-  const byName = new Map<string, SchemaDefinition>();
-  for (const def of bundle.definitions) if (!def.namespace) byName.set(def.name, def);
-
-  const unresolved: string[] = [];
+export function readProtocolMethods(bundle: SchemaBundle, options: ReadProtocolMethodsOptions = {}): ProtocolMethods {
+  const queries = new Map<string, ResultQuery>();
   const byKind = {} as Record<MethodKind, ProtocolMethod[]>;
   for (const kind of Object.keys(METHOD_UNIONS) as MethodKind[]) {
     const union = bundle.rootDefinition(METHOD_UNIONS[kind]);
@@ -65,26 +71,23 @@ export function readProtocolMethods(bundle: SchemaBundle): ProtocolMethods {
               required: schema.required?.includes("params") ?? false,
             };
       const paramsDefinition = params ? namedDefinition(params.schema, params.pointer, bundle) : undefined;
-      let result: ProtocolMethod["result"];
       if (kind === "clientRequest" || kind === "serverRequest") {
-        result = resolveResult(method, paramsDefinition, byName);
-        if (!result) {
-          unresolved.push(`${METHOD_UNIONS[kind]} "${method}" (params: ${paramsDefinition?.name ?? "none"})`);
-        }
+        queries.set(pointer, { union: METHOD_UNIONS[kind], method, paramsDefinition });
       }
       const description = typeof schema.description === "string" ? schema.description : undefined;
-      return { kind, method, variantPointer: pointer, description, params, paramsDefinition, result };
+      return { kind, method, variantPointer: pointer, description, params, paramsDefinition, result: undefined };
     });
   }
-  if (unresolved.length > 0) {
-    throw new CodegenError(
-      "UNRESOLVED_METHODS",
-      `cannot tell the result type of ${unresolved.length} method(s): ${unresolved.join(", ")}. ` +
-        "Neither `XParams → XResponse` applies nor does RESULT_TABLE (packages/codegen/src/result-table.ts) name one.",
-      { file: bundle.file },
-    );
-  }
-  return { byKind, all: Object.values(byKind).flat() };
+  const { results, warnings } = resolveResults(bundle, [...queries.values()], options.resultMap, options.resultTable);
+  const withResults = (list: readonly ProtocolMethod[]) =>
+    list.map((m) => {
+      const query = queries.get(m.variantPointer);
+      return query ? { ...m, result: results.get(query) } : m;
+    });
+  const resolved = Object.fromEntries(
+    Object.entries(byKind).map(([kind, list]) => [kind, withResults(list)]),
+  ) as Record<MethodKind, ProtocolMethod[]>;
+  return { byKind: resolved, all: Object.values(resolved).flat(), warnings };
 }
 
 function unionMembers(union: SchemaDefinition, file: string): { schema: JsonSchemaObject; pointer: string }[] {
@@ -134,19 +137,4 @@ function namedDefinition(schema: JsonSchema, pointer: string, bundle: SchemaBund
   const [{ ref, index }] = refs as [{ ref: string; index: number }];
   const keyword = schema.anyOf ? "anyOf" : "oneOf";
   return bundle.resolve(ref, `${pointer}/${keyword}/${index}/$ref`);
-}
-
-function resolveResult(
-  method: string,
-  paramsDefinition: SchemaDefinition | undefined,
-  byName: ReadonlyMap<string, SchemaDefinition>,
-): ProtocolMethod["result"] {
-  const paramsName = paramsDefinition?.name;
-  if (paramsName?.endsWith("Params")) {
-    const conventional = byName.get(`${paramsName.slice(0, -"Params".length)}Response`);
-    if (conventional) return { definition: conventional, resolvedBy: "convention" };
-  }
-  const tabled = RESULT_TABLE[method];
-  const definition = tabled === undefined ? undefined : byName.get(tabled);
-  return definition ? { definition, resolvedBy: "table" } : undefined;
 }

@@ -65,7 +65,11 @@ function mapEntry(method: ProtocolMethod, emitter: TypeEmitter): PropertySignatu
     ? { kind: "union", members: [params.type, keyword("undefined")].filter(uniqueUndefined()) }
     : params.type;
   const members = [property("params", paramsType)];
-  if (method.result) members.push(property("result", emitter.referenceTo(method.result.definition, "T")));
+  if (method.result) {
+    const definition = method.result.definition;
+    // No rule named the result (a warning said so): `unknown` makes callers check before use.
+    members.push(property("result", definition ? emitter.referenceTo(definition, "T") : keyword("unknown")));
+  }
   return withDoc(property(method.method, { kind: "typeLiteral", members }, { quoted: true }), method.description);
 }
 

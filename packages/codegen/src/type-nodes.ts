@@ -22,7 +22,7 @@ export type TypeNode =
 
 export interface KeywordType extends Documented {
   readonly kind: "keyword";
-  readonly keyword: "string" | "number" | "boolean" | "undefined" | "never";
+  readonly keyword: "string" | "number" | "boolean" | "undefined" | "never" | "unknown";
 }
 
 /** `"a"`, `1`, `-1`, `true`, `null`. Numbers must be finite. */

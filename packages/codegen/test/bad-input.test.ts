@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { writeGeneratedFiles } from "../src/generated-output.js";
-import { ref, request, writeSchemaFixture } from "./support/schema-fixture.js";
+import { writeSchemaFixture } from "./support/schema-fixture.js";
 
 /** Runs the CLI into an output directory that already holds a previous generation. */
 async function runInto(schemasDir: string) {
@@ -67,27 +67,6 @@ describe("bad input: a clear error naming the file and JSON pointer, exit 2, out
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("UNSUPPORTED_SCHEMA: anyOf must be a non-empty array of schemas");
     expect(run.stderr).toContain("at #/definitions/v2/Thing/anyOf");
-  });
-
-  it("a method whose result cannot be resolved, named with every other such method", async () => {
-    const dir = writeSchemaFixture({
-      root: {
-        ClientRequest: {
-          oneOf: [
-            request("thing/read", ref("ThingReadParams")),
-            request("thing/poke", ref("ThingPokeParams")),
-            request("thing/ping", { type: "null" }, false),
-          ],
-        },
-      },
-      v2: { ThingPokeParams: { type: "object" } },
-    });
-    const run = await runInto(dir);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("UNRESOLVED_METHODS: cannot tell the result type of 2 method(s)");
-    expect(run.stderr).toContain('ClientRequest "thing/poke" (params: ThingPokeParams)');
-    expect(run.stderr).toContain('ClientRequest "thing/ping" (params: none)');
-    expectUntouched(run.out, run.parent);
   });
 
   it("a missing manifest, and bad usage", async () => {

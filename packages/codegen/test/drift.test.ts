@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
+import { displayPath } from "../src/display-path.js";
 import { BUNDLE_FILE } from "../src/schema-bundle.js";
 
 const vendored = fileURLToPath(new URL("../../../schemas/codex/0.169.0", import.meta.url));
@@ -44,6 +45,33 @@ describe("generate --check", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("22 files in packages/protocol/generated match codex 0.169.0 schemas");
+  });
+
+  it.each([
+    { spelling: "with ./ prefixes", schemas: "./schemas/codex/0.169.0", out: "./packages/protocol/generated" },
+    { spelling: "with trailing slashes", schemas: "schemas/codex/0.169.0/", out: "packages/protocol/generated/" },
+    { spelling: "absolute", schemas: join(repositoryRoot, "schemas/codex/0.169.0"), out: join(repositoryRoot, "packages/protocol/generated") },
+  ])("passes on the committed output whatever the spelling of the same paths: $spelling", ({ schemas: dir, out }) => {
+    const bin = fileURLToPath(new URL("../bin/codex-rpc-gen.js", import.meta.url));
+    const result = spawnSync(process.execPath, [bin, "generate", "--schemas", dir, "--out", out, "--check"], {
+      cwd: repositoryRoot,
+      encoding: "utf8",
+    });
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("22 files");
+  });
+
+  it.each([
+    { path: "./schemas/x", display: "schemas/x" },
+    { path: "schemas/x/", display: "schemas/x" },
+    { path: "schemas//x/../x", display: "schemas/x" },
+    { path: "/repo/schemas/x", display: "schemas/x" },
+    { path: ".", display: "." },
+    { path: "/elsewhere/x", display: "/elsewhere/x" },
+    { path: "../x", display: "/x" },
+  ])("shows $path as $display in headers (cwd /repo)", ({ path, display }) => {
+    expect(displayPath(path, "/repo")).toBe(display);
   });
 
   it("passes right after generating", async () => {

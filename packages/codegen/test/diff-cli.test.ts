@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { main } from "../src/cli.js";
+import type { SchemaDiff } from "../src/schema-diff.js";
+import { notification, ref, request, writeSchemaFixture } from "./support/schema-fixture.js";
+
+async function run(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
+  return { code, out, stdout: out.join("\n"), stderr: err.join("\n") };
+}
+
+const before = writeSchemaFixture();
+const after = writeSchemaFixture({
+  root: {
+    ClientRequest: { oneOf: [request("thing/read", ref("ThingReadParams")), request("thing/list", ref("ThingListParams"))] },
+    ServerNotification: { oneOf: [notification("thing/removed", ref("ThingRemovedNotification"))] },
+  },
+  v2: {
+    ThingListParams: { type: "object", description: "Lists things." },
+    ThingListResponse: { type: "object", properties: { data: { type: "array", items: ref("Thing") } }, required: ["data"] },
+    ThingRemovedNotification: { type: "object", properties: { id: { type: "string" } }, required: ["id"] },
+    ThingChangedNotification: undefined,
+    ThingReadParams: {
+      type: "object",
+      properties: { id: { type: "string" }, verbose: { type: ["boolean", "null"] }, depth: { type: "integer" } },
+      required: ["id", "depth"],
+    },
+  },
+});
+
+describe("codex-rpc-gen diff", () => {
+  it("prints each method and type added, removed or changed, down to the field, marked for a client", async () => {
+    const result = await run(["diff", before, after]);
+    expect(result.code).toBe(0);
+    expect(result.out.map((line) => line.trimEnd())).toEqual([
+      "codex 9.9.9 → 9.9.9",
+      "",
+      "stable: 3 breaking, 5 additive",
+      "  client requests:",
+      "    + thing/list                                                additive",
+      "  server notifications:",
+      "    + thing/removed                                             additive",
+      "    - thing/changed                                             BREAKING",
+      "  types ([sent] the client writes it, [received] the server does, [unused] no message uses it):",
+      "    - ThingChangedNotification [received]                       BREAKING",
+      "    + ThingListParams [sent]                                    additive",
+      "    + ThingListResponse [received]                              additive",
+      "    ~ ThingReadParams [sent]",
+      "        depth: added, required integer                          BREAKING",
+      "    + ThingRemovedNotification [received]                       additive",
+    ]);
+  });
+
+  it("takes --from/--to as well as two positional directories", async () => {
+    expect((await run(["diff", "--from", before, "--to", after])).stdout).toBe((await run(["diff", before, after])).stdout);
+  });
+
+  it("--json gives the same diff as data", async () => {
+    const result = await run(["diff", before, after, "--json"]);
+    const diff = JSON.parse(result.stdout) as SchemaDiff;
+    expect(diff.flavors[0]?.counts).toEqual({ breaking: 3, additive: 5, exhaustive: 0 });
+    expect(diff.flavors[0]?.entries.find((e) => e.name === "ThingReadParams")?.details).toEqual([
+      { path: "ThingReadParams.depth", kind: "field-added-required", detail: "added, required integer", severity: "breaking", directions: ["sent"] },
+    ]);
+  });
+
+  it.each([
+    { args: ["--fail-on", "breaking"], from: before, to: after, code: 1 },
+    { args: ["--fail-on", "breaking"], from: before, to: before, code: 0 },
+    { args: ["--fail-on", "any"], from: before, to: after, code: 1 },
+    { args: ["--fail-on", "any"], from: before, to: before, code: 0 },
+    { args: [], from: before, to: after, code: 0 },
+  ])("exits $code with $args when the schemas differ: $to", async ({ args, from, to, code }) => {
+    expect((await run(["diff", from, to, ...args])).code).toBe(code);
+  });
+
+  it.each([
+    { args: ["diff", before], error: "NEW (or --to DIR) is required" },
+    { args: ["diff", before, after, after], error: "diff takes two directories, got 3" },
+    { args: ["diff", before, "--to", after], error: "either as OLD NEW or as --from/--to" },
+    { args: ["diff", before, after, "--fail-on", "sometimes"], error: '--fail-on takes breaking or any, not "sometimes"' },
+    { args: ["diff", before, after, "--flavor", "beta"], error: '--flavor takes stable or experimental, not "beta"' },
+  ])("refuses bad usage with exit 2: $error", async ({ args, error }) => {
+    const result = await run(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("USAGE: ");
+    expect(result.stderr).toContain(error);
+  });
+});
