@@ -122,15 +122,38 @@ export function generate(options: GenerateOptions): GenerateResult {
 
 function indexJs(header: string, codexVersion: string, flavor: SchemaFlavor): string {
   return `${header}
+import { CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from "./methods.js";
+
 export * from "./methods.js";
 
 export const PROTOCOL_VERSION = ${JSON.stringify(codexVersion)};
 export const PROTOCOL_FLAVOR = ${JSON.stringify(flavor)};
+
+// The validators load on demand, so a bundle that never validates does not carry them.
+export const protocol = Object.freeze({
+  version: PROTOCOL_VERSION,
+  flavor: PROTOCOL_FLAVOR,
+  clientRequestMethods: CLIENT_REQUEST_METHODS,
+  serverRequestMethods: SERVER_REQUEST_METHODS,
+  serverNotificationMethods: SERVER_NOTIFICATION_METHODS,
+  loadValidators: () => import("./validators.js").then((module) => module.loadValidators()),
+});
 `;
 }
 
 function indexDts(header: string, codexVersion: string, flavor: SchemaFlavor): string {
   return `${header}
+import type {
+  CLIENT_REQUEST_METHODS,
+  ClientNotificationMap,
+  ClientRequestMap,
+  SERVER_NOTIFICATION_METHODS,
+  SERVER_REQUEST_METHODS,
+  ServerNotificationMap,
+  ServerRequestMap,
+} from "./methods.js";
+import type { ProtocolValidators } from "./validators.js";
+
 export type * from "./types.js";
 export * from "./methods.js";
 
@@ -138,5 +161,28 @@ export * from "./methods.js";
 export declare const PROTOCOL_VERSION: ${JSON.stringify(codexVersion)};
 /** Which export: \`stable\` (the default surface) or \`experimental\` (\`--experimental\`). */
 export declare const PROTOCOL_FLAVOR: ${JSON.stringify(flavor)};
+
+/** Every method of this protocol with its params and result types: what \`CodexClient\` is typed by. */
+export interface ProtocolTypes {
+  readonly clientRequests: ClientRequestMap;
+  readonly serverRequests: ServerRequestMap;
+  readonly serverNotifications: ServerNotificationMap;
+  readonly clientNotifications: ClientNotificationMap;
+}
+
+/**
+ * This protocol as one value: pass it to \`CodexClient.connect(transport, { protocol })\` and the
+ * client is typed by it, validates with it and knows which codex version it expects.
+ */
+export declare const protocol: {
+  readonly version: ${JSON.stringify(codexVersion)};
+  readonly flavor: ${JSON.stringify(flavor)};
+  readonly clientRequestMethods: typeof CLIENT_REQUEST_METHODS;
+  readonly serverRequestMethods: typeof SERVER_REQUEST_METHODS;
+  readonly serverNotificationMethods: typeof SERVER_NOTIFICATION_METHODS;
+  loadValidators(): Promise<ProtocolValidators>;
+  /** Carries the types only: never set at run time. */
+  readonly types?: ProtocolTypes;
+};
 `;
 }

@@ -1,22 +1,28 @@
 import { BehaviorSubject, filter, map, ReplaySubject, Subject, type Observable } from "rxjs";
 import {
-  PROTOCOL_VERSION,
-  SERVER_NOTIFICATION_METHODS,
+  protocol as stableProtocol,
   type AskForApproval,
   type ClientInfo,
-  type ClientRequestMap,
-  type ClientRequestMethod,
   type InitializeResponse,
   type ServerNotification,
   type ServerNotificationMap,
-  type ServerNotificationMethod,
   type ServerRequestMap,
-  type ServerRequestMethod,
-  type ThreadResumeParams,
-  type ThreadStartParams,
   type Thread as ProtocolThread,
 } from "@codex-rpc/protocol";
-import type { ProtocolValidators } from "@codex-rpc/protocol/validators";
+import type {
+  ClientRequestMethodOf,
+  CodexProtocol,
+  DefaultProtocolTypes,
+  ParamsIn,
+  ProtocolTypesShape,
+  ProtocolValidatorsShape,
+  ResultIn,
+  ServerNotificationMethodOf,
+  ServerNotificationOf,
+  ServerRequestMethodOf,
+  ThreadResumeParamsOf,
+  ThreadStartParamsOf,
+} from "./protocol-types.js";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
 import {
@@ -52,15 +58,16 @@ import { Thread } from "./thread.js";
 import type { Transport } from "./transport.js";
 
 /** The arguments of `request(method, …)`: params may be left out where the method takes none. */
-export type RequestArgs<M extends ClientRequestMethod> = undefined extends ClientRequestMap[M]["params"]
-  ? [params?: ClientRequestMap[M]["params"], options?: RequestOptions]
-  : [params: ClientRequestMap[M]["params"], options?: RequestOptions];
+export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> =
+  undefined extends ParamsIn<T["clientRequests"], M>
+    ? [params?: ParamsIn<T["clientRequests"], M>, options?: RequestOptions]
+    : [params: ParamsIn<T["clientRequests"], M>, options?: RequestOptions];
 
-/** Answers one kind of server request, typed by method. */
-export type ServerRequestHandlerFor<M extends ServerRequestMethod> = (
-  params: ServerRequestMap[M]["params"],
+/** Answers one kind of server request, typed by method (and by the client's protocol). */
+export type ServerRequestHandlerFor<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
+  params: ParamsIn<T["serverRequests"], M>,
   context: ServerRequestContext,
-) => ServerRequestMap[M]["result"] | Promise<ServerRequestMap[M]["result"]>;
+) => ResultIn<T["serverRequests"], M> | Promise<ResultIn<T["serverRequests"], M>>;
 
 /**
  * `connecting` until the handshake is done, then `open`; `reconnecting` while a client given a
@@ -77,10 +84,17 @@ export interface ThreadListener {
   closed(error: ConnectionClosedError): void;
 }
 
-export interface CodexClientOptions extends JsonRpcConnectionOptions {
+export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends JsonRpcConnectionOptions {
+  /**
+   * The protocol the client is typed by, validates with and expects the server to speak: the
+   * stable surface of `@codex-rpc/protocol` by default; `protocol` from
+   * `@codex-rpc/protocol/experimental` for the experimental one (which also turns
+   * `experimentalApi` on), or from a module `codex-rpc-gen generate` wrote for your codex version.
+   */
+  readonly protocol?: CodexProtocol<T>;
   /** Who is calling (default `{ name: "codex-rpc", version: "0.1.0" }`). */
   readonly clientInfo?: ClientInfo;
-  /** Opt in to codex's experimental API surface (needed for dynamic tools; default false). */
+  /** Opt in to codex's experimental API surface (needed for dynamic tools; default: whether `protocol` is the experimental one). */
   readonly experimentalApi?: boolean;
   /** Notifications the server should not send at all. */
   readonly optOutNotificationMethods?: readonly string[];
@@ -101,13 +115,13 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
   /** Tools the model may call: declared on every `thread/start`, answered on `item/tool/call`. */
   readonly tools?: readonly DynamicTool[];
   /** Handlers for server requests, by method (the same as calling `handle` for each). */
-  readonly handlers?: { readonly [M in ServerRequestMethod]?: ServerRequestHandlerFor<M> };
+  readonly handlers?: { readonly [M in ServerRequestMethodOf<T>]?: ServerRequestHandlerFor<M, T> };
   /**
    * Validate what the server sends (notification and request params, results) with the generated
-   * validators: pass `await loadValidators()` from `@codex-rpc/protocol/validators`, or `true` to
-   * have them loaded. Failures are reported on `diagnostics`; results that fail reject.
+   * validators: `true` to have the protocol's loaded, or pass them (`await protocol.loadValidators()`).
+   * Failures are reported on `diagnostics`; results that fail reject.
    */
-  readonly validate?: boolean | ProtocolValidators;
+  readonly validate?: boolean | ProtocolValidatorsShape;
   /**
    * Refuse a server whose codex version (from `initialize`'s `userAgent`) is not the one this
    * client's protocol was generated from: `connect()` rejects with ProtocolVersionMismatchError.
@@ -121,7 +135,6 @@ export interface CodexClientOptions extends JsonRpcConnectionOptions {
   readonly reconnect?: boolean | ReconnectOptions;
 }
 
-const KNOWN_NOTIFICATIONS: ReadonlySet<string> = new Set(SERVER_NOTIFICATION_METHODS);
 /** After these a thread is no longer open here: it is not resumed after a reconnect. */
 const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/archived", "thread/deleted"]);
 
@@ -131,13 +144,13 @@ const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/ar
  * ServerNotificationMap; server requests are answered by registered handlers, the approval
  * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
  */
-export class CodexClient {
+export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** What the server said about itself in reply to `initialize` (the latest, after a reconnect). */
   initializeResponse!: InitializeResponse;
   /** The codex version the server runs, read from `initializeResponse.userAgent` (undefined if it does not say). */
   serverVersion: string | undefined;
   /** The codex version this client's protocol types and validators were generated from. */
-  readonly protocolVersion: string = PROTOCOL_VERSION;
+  readonly protocolVersion: string;
   readonly state$ = new BehaviorSubject<ClientState>("connecting");
   /** Resolves once the client is closed for good (after a reconnect gave up, too), with how the last connection ended. */
   readonly closed: Promise<TransportCloseInfo>;
@@ -147,7 +160,9 @@ export class CodexClient {
   #connection!: JsonRpcConnection;
   private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
   private readonly tools: ReadonlyMap<string, DynamicTool>;
-  private validators: ProtocolValidators | undefined;
+  private validators: ValidatorTables | undefined;
+  readonly #protocol: CodexProtocol<ProtocolTypesShape>;
+  readonly #knownNotifications: ReadonlySet<string>;
   private readonly typedNotifications = new Multicast<ServerNotification>();
   /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
   private readonly threadListeners = new Map<string, Set<ThreadListener>>();
@@ -172,15 +187,18 @@ export class CodexClient {
   private constructor(
     transport: Transport,
     factory: TransportFactory | undefined,
-    private readonly options: CodexClientOptions,
+    private readonly options: CodexClientOptions<T>,
   ) {
+    this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
+    this.protocolVersion = this.#protocol.version;
+    this.#knownNotifications = new Set(this.#protocol.serverNotificationMethods);
     this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
     this.#factory = factory;
     this.#reconnect = options.reconnect ? resolveReconnect(options.reconnect === true ? {} : options.reconnect) : undefined;
     this.reconnections$ = this.#reconnections.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
-      this.handle(method as ServerRequestMethod, handler as ServerRequestHandlerFor<ServerRequestMethod>);
+      this.handle(method as ServerRequestMethodOf<T>, handler as ServerRequestHandlerFor<ServerRequestMethodOf<T>, T>);
     }
     this.#attach(transport);
   }
@@ -193,16 +211,18 @@ export class CodexClient {
    * ConnectionClosedError, `state$` goes to `reconnecting`, and a new connection is opened with
    * backoff and jitter, initialized, and every open thread resumed (see `reconnections$`).
    */
-  static async connect(transport: Transport | TransportFactory, options: CodexClientOptions = {}): Promise<CodexClient> {
+  static async connect<T extends ProtocolTypesShape = DefaultProtocolTypes>(
+    transport: Transport | TransportFactory,
+    options: CodexClientOptions<T> = {},
+  ): Promise<CodexClient<T>> {
     const factory = typeof transport === "function" ? transport : undefined;
     if (options.reconnect && !factory) {
       throw new TypeError("CodexClient.connect: `reconnect` needs a function that opens a new transport, not a transport");
     }
-    const client = new CodexClient(factory ? await factory() : (transport as Transport), factory, options);
+    const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
     try {
       if (options.validate) {
-        client.validators =
-          options.validate === true ? await (await import("@codex-rpc/protocol/validators")).loadValidators() : options.validate;
+        client.validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
       }
       await client.#handshake();
     } catch (error) {
@@ -226,13 +246,13 @@ export class CodexClient {
 
   async #handshake(): Promise<void> {
     const options = this.options;
-    this.initializeResponse = await this.request("initialize", {
+    this.initializeResponse = (await this.#request("initialize", {
       clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
       capabilities: {
-        experimentalApi: options.experimentalApi ?? false,
+        experimentalApi: options.experimentalApi ?? this.#protocol.flavor === "experimental",
         ...(options.optOutNotificationMethods ? { optOutNotificationMethods: [...options.optOutNotificationMethods] } : {}),
       },
-    });
+    })) as InitializeResponse;
     await this.#connection.notify("initialized");
     this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent);
     if (this.serverVersion !== this.protocolVersion) {
@@ -322,7 +342,7 @@ export class CodexClient {
     const resumed: ResumedThread[] = [];
     for (const [threadId, approvalPolicy] of this.#openThreads) {
       try {
-        const { thread } = await this.request("thread/resume", { threadId, approvalPolicy });
+        const { thread } = (await this.#request("thread/resume", { threadId, approvalPolicy })) as { thread: ProtocolThread };
         resumed.push({ threadId, resumed: true, thread });
       } catch (error) {
         resumed.push({ threadId, resumed: false, error: error instanceof Error ? error : new Error(String(error)) });
@@ -344,7 +364,11 @@ export class CodexClient {
   }
 
   /** Sends a request typed by its method; resolves with the typed result. */
-  async request<M extends ClientRequestMethod>(method: M, ...[params, options]: RequestArgs<M>): Promise<ClientRequestMap[M]["result"]> {
+  request<M extends ClientRequestMethodOf<T>>(method: M, ...[params, options]: RequestArgs<M, T>): Promise<ResultIn<T["clientRequests"], M>> {
+    return this.#request(method, params, options) as Promise<ResultIn<T["clientRequests"], M>>;
+  }
+
+  async #request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
     const result = await this.connection.request(method, params, options).catch((error: unknown) => {
       throw this.#unsupported(error);
     });
@@ -352,7 +376,7 @@ export class CodexClient {
     const validate = this.validators?.clientRequestValidators[method]?.result;
     const errors = validate && validationErrors(validate, result);
     if (errors) throw new ValidationFailedError(method, "result", errors);
-    return result as ClientRequestMap[M]["result"];
+    return result;
   }
 
   /** A request for a method this version's types do not know (a newer server's). */
@@ -370,9 +394,9 @@ export class CodexClient {
   }
 
   /** Notifications, typed: all of them, or one method's params. Hot and shared. */
-  notifications(): Observable<ServerNotification>;
-  notifications<M extends ServerNotificationMethod>(method: M): Observable<ServerNotificationMap[M]["params"]>;
-  notifications(method?: ServerNotificationMethod): Observable<unknown> {
+  notifications(): Observable<ServerNotificationOf<T>>;
+  notifications<M extends ServerNotificationMethodOf<T>>(method: M): Observable<ParamsIn<T["serverNotifications"], M>>;
+  notifications(method?: string): Observable<unknown> {
     if (method === undefined) return this.typedNotifications.observable;
     return this.typedNotifications.observable.pipe(
       filter((notification) => notification.method === method),
@@ -394,7 +418,7 @@ export class CodexClient {
    * Answers a kind of server request. Returns a disposer; a second handler for the same method
    * throws (dispose the first one to replace it).
    */
-  handle<M extends ServerRequestMethod>(method: M, handler: ServerRequestHandlerFor<M>): () => void {
+  handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandlerFor<M, T>): () => void {
     if (this.handlers.has(method)) {
       throw new CodexRpcError("HANDLER_ALREADY_REGISTERED", `a handler for ${method} is already registered; dispose it first`);
     }
@@ -406,20 +430,22 @@ export class CodexClient {
   }
 
   /** Starts a thread; registered tools are declared on it; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
-  async startThread(params: ThreadStartParams = {}): Promise<Thread> {
-    const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
-    const withTools = this.tools.size > 0 ? { ...params, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...params, approvalPolicy };
-    const thread = threadOf("thread/start", await this.request("thread/start", withTools as ThreadStartParams));
+  async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<Thread<T>> {
+    const given = params as { approvalPolicy?: AskForApproval };
+    const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
+    const withTools = this.tools.size > 0 ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...given, approvalPolicy };
+    const thread = threadOf("thread/start", await this.#request("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread(this, thread);
+    return new Thread<T>(this, thread as never);
   }
 
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
-  async resumeThread(threadId: string, params: Omit<ThreadResumeParams, "threadId"> = {}): Promise<Thread> {
-    const approvalPolicy = params.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
-    const thread = threadOf("thread/resume", await this.request("thread/resume", { ...params, approvalPolicy, threadId }));
+  async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<Thread<T>> {
+    const given = params as { approvalPolicy?: AskForApproval };
+    const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
+    const thread = threadOf("thread/resume", await this.#request("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread(this, thread);
+    return new Thread<T>(this, thread as never);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */
@@ -439,7 +465,7 @@ export class CodexClient {
   private onNotification(notification: JsonRpcNotification): void {
     // A method this version does not know goes to unknownNotifications() only, never to the typed
     // streams or a turn's events: they promise ServerNotification.
-    if (!KNOWN_NOTIFICATIONS.has(notification.method)) {
+    if (!this.#knownNotifications.has(notification.method)) {
       this.untypedNotifications.next(notification);
       return;
     }
@@ -475,7 +501,7 @@ export class CodexClient {
 
   /** Reports a notification that fails its schema; returns whether it did. */
   private validate(notification: JsonRpcNotification): boolean {
-    const validate = this.validators?.serverNotificationValidators[notification.method as ServerNotificationMethod]?.params;
+    const validate = this.validators?.serverNotificationValidators[notification.method]?.params;
     if (!validate) return false;
     const errors = validationErrors(validate, notification.params);
     if (!errors) return false;
@@ -512,7 +538,7 @@ export class CodexClient {
   }
 
   private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
-    const validate = this.validators?.serverRequestValidators[request.method as ServerRequestMethod]?.params;
+    const validate = this.validators?.serverRequestValidators[request.method]?.params;
     const errors = validate && validationErrors(validate, request.params);
     if (errors) {
       this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
@@ -564,4 +590,12 @@ function boundedDiagnostic(diagnostic: ConnectionDiagnostic): ConnectionDiagnost
   const { message, excerpt } = diagnostic;
   if (message.length <= 1000 && (excerpt === undefined || excerpt.length <= 200)) return diagnostic;
   return { ...diagnostic, message: message.slice(0, 1000), ...(excerpt === undefined ? {} : { excerpt: excerpt.slice(0, 200) }) };
+}
+
+/** How the client looks validators up: by method, each possibly missing (another version's table). */
+type ValidatorFunction = { (value: unknown): boolean; errors?: readonly unknown[] | null };
+interface ValidatorTables {
+  readonly clientRequestValidators: Readonly<Record<string, { readonly result?: ValidatorFunction } | undefined>>;
+  readonly serverRequestValidators: Readonly<Record<string, { readonly params?: ValidatorFunction } | undefined>>;
+  readonly serverNotificationValidators: Readonly<Record<string, { readonly params?: ValidatorFunction } | undefined>>;
 }

@@ -1,5 +1,21 @@
 export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./codex-client.js";
 export { Thread } from "./thread.js";
+export type {
+  CodexProtocol,
+  DefaultProtocolTypes,
+  ProtocolTypesShape,
+  ProtocolValidatorsShape,
+  ClientRequestMethodOf,
+  ServerRequestMethodOf,
+  ServerNotificationMethodOf,
+  ServerNotificationOf,
+  ParamsIn,
+  ResultIn,
+  ThreadInfoOf,
+  TurnInfoOf,
+  ThreadItemOf,
+  UserInputOf,
+} from "./protocol-types.js";
 export { Turn, type CompletedTurn, type TurnOptions } from "./turn.js";
 export type { TurnItemUpdate } from "./turn-items.js";
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./approval-policy.js";

@@ -1,9 +1,9 @@
 import type { ServerNotification, ThreadItem } from "@codex-rpc/protocol";
 
 /** One step in an item's life: `item.text` (agent messages) and `aggregatedOutput` (commands) grow by deltas. */
-export interface TurnItemUpdate {
+export interface TurnItemUpdate<Item = ThreadItem> {
   readonly phase: "started" | "delta" | "completed";
-  readonly item: ThreadItem;
+  readonly item: Item;
 }
 
 interface ItemState {

@@ -1,7 +1,6 @@
 import type { Observable } from "rxjs";
 import type {
   ServerNotification,
-  ThreadItem,
   Turn as ProtocolTurn,
   TurnError,
   TurnStartParams,
@@ -13,17 +12,18 @@ import { ProtocolError, TurnTimeoutError } from "./errors.js";
 import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
 import { Multicast } from "./multicast.js";
 import type { CodexClient } from "./codex-client.js";
+import type { DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnInfoOf, TurnStartParamsOf } from "./protocol-types.js";
 import { turnIdOf } from "./notification-routing.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
 
 /** How a turn ended. */
-export interface CompletedTurn {
+export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   readonly id: string;
-  readonly status: TurnStatus;
+  readonly status: TurnInfoOf<T> extends { status: infer S } ? S : TurnStatus;
   /** The turn as the server reported it at the end (its own `items` may be empty). */
-  readonly turn: ProtocolTurn;
+  readonly turn: TurnInfoOf<T>;
   /** Every item of the turn, folded from started → deltas → completed, in start order. */
-  readonly items: readonly ThreadItem[];
+  readonly items: readonly ThreadItemOf<T>[];
   /** What the agent said last: the text of the turn's last agent message. */
   readonly finalText: string;
   /**
@@ -34,16 +34,16 @@ export interface CompletedTurn {
   readonly incompleteItemIds: readonly string[];
   /** Whether `finalText` is a whole message (false when the last agent message never completed). */
   readonly finalTextComplete: boolean;
-  readonly error: TurnError | null;
+  readonly error: TurnInfoOf<T> extends { error: infer E } ? E : TurnError | null;
   /** `turn/completed`, or the watchdog (idle thread without `turn/completed`, read back with `thread/read`). */
   readonly completedBy: "turn/completed" | "watchdog";
 }
 
-export interface TurnOptions {
+export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** Aborting interrupts the turn on the server. */
   readonly signal?: AbortSignal;
   /** More `turn/start` params (model, cwd, approvalPolicy, sandboxPolicy, …). */
-  readonly params?: Omit<TurnStartParams, "threadId" | "input">;
+  readonly params?: Omit<TurnStartParamsOf<T>, "threadId" | "input">;
   /**
    * After the thread goes idle, how long to wait for `turn/completed` before reading the thread and
    * completing the turn from it (default 3 000 ms). While the thread still shows the turn running,
@@ -76,12 +76,12 @@ const MAX_WATCHDOG_DELAY_MS = 30_000;
  * the outcome regardless. When every subscriber has unsubscribed before the end — or the signal
  * aborts, or a `for await` loop breaks — the turn is interrupted on the server.
  */
-export class Turn implements AsyncIterable<ServerNotification> {
-  readonly events$: Observable<ServerNotification>;
-  readonly items$: Observable<TurnItemUpdate>;
+export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
+  readonly events$: Observable<ServerNotificationOf<T>>;
+  readonly items$: Observable<TurnItemUpdate<ThreadItemOf<T>>>;
   readonly text$: Observable<string>;
   /** Resolves when the turn ends (any status); rejects if the connection closes first. */
-  readonly completed: Promise<CompletedTurn>;
+  readonly completed: Promise<CompletedTurn<T>>;
   /** Resolves with the turn id once the server accepted `turn/start`. */
   readonly started: Promise<string>;
 
@@ -91,6 +91,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private readonly textSubject = new Multicast<string>(this.counting());
   private readonly fold = new TurnItemsFold();
   private readonly stopListening: () => void;
+  private readonly client: CodexClient;
   private readonly watchdogGraceMs: number;
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
@@ -101,24 +102,27 @@ export class Turn implements AsyncIterable<ServerNotification> {
   private watchdogDelayMs: number;
   private earlyDropped = 0;
   private readonly maxQueuedEvents: number;
-  private resolveCompleted!: (turn: CompletedTurn) => void;
+  private resolveCompleted!: (turn: CompletedTurn<T>) => void;
   private rejectCompleted!: (error: unknown) => void;
 
   constructor(
-    private readonly client: CodexClient,
+    typedClient: CodexClient<T>,
     readonly threadId: string,
     input: TurnStartParams["input"],
-    options: TurnOptions = {},
+    options: TurnOptions<T> = {},
   ) {
+    // Routing and folding read only what every protocol version has; the public types are T's.
+    const client = typedClient as unknown as CodexClient;
+    this.client = client;
     this.watchdogGraceMs = options.watchdogGraceMs ?? 3_000;
     checkTimeout(this.watchdogGraceMs, "watchdogGraceMs");
     this.watchdogDelayMs = this.watchdogGraceMs;
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
     const turnTimeoutMs = options.turnTimeoutMs ?? client.turnTimeoutMs;
-    this.events$ = this.eventSubject.observable;
-    this.items$ = this.itemSubject.observable;
+    this.events$ = this.eventSubject.observable as unknown as Observable<ServerNotificationOf<T>>;
+    this.items$ = this.itemSubject.observable as unknown as Observable<TurnItemUpdate<ThreadItemOf<T>>>;
     this.text$ = this.textSubject.observable;
-    this.completed = new Promise<CompletedTurn>((resolve, reject) => {
+    this.completed = new Promise<CompletedTurn<T>>((resolve, reject) => {
       this.resolveCompleted = resolve;
       this.rejectCompleted = reject;
     });
@@ -131,7 +135,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
     });
     // Not aborted by the signal: a turn/start the server may already have acted on must be answered
     // with turn/interrupt once its id is known (the abort handler below waits for it).
-    this.started = client.request("turn/start", { ...options.params, threadId, input }).then(
+    this.started = client.request("turn/start", { ...(options.params as object), threadId, input }).then(
       (response) => {
         const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
         if (typeof turnId !== "string") {
@@ -193,7 +197,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
   }
 
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
-  [Symbol.asyncIterator](): AsyncIterator<ServerNotification> {
+  [Symbol.asyncIterator](): AsyncIterator<ServerNotificationOf<T>> {
     const events = toAsyncIterable(this.events$, { highWaterMark: this.maxQueuedEvents })[Symbol.asyncIterator]();
     return {
       next: async () => {
@@ -298,7 +302,7 @@ export class Turn implements AsyncIterable<ServerNotification> {
     this.end();
     const incompleteItemIds = this.fold.incompleteIds();
     const finalMessage = this.fold.finalMessage();
-    this.resolveCompleted({
+    const completed: CompletedTurn = {
       id: turn.id,
       status: turn.status,
       turn: Array.isArray(turn.items) ? turn : { ...turn, items: [] },
@@ -308,7 +312,9 @@ export class Turn implements AsyncIterable<ServerNotification> {
       finalTextComplete: finalMessage === undefined || !incompleteItemIds.includes(finalMessage.id),
       error: turn.error ?? null,
       completedBy,
-    });
+    };
+    // Folded with the fields every version has; typed as the client's protocol says.
+    this.resolveCompleted(completed as unknown as CompletedTurn<T>);
     for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
   }
 

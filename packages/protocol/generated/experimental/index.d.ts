@@ -2,6 +2,17 @@
 // Command: codex-rpc-gen generate --schemas schemas/codex/0.169.0 --out packages/protocol/generated
 // Do not edit by hand: change the generator or the vendored schemas and run the command again.
 
+import type {
+  CLIENT_REQUEST_METHODS,
+  ClientNotificationMap,
+  ClientRequestMap,
+  SERVER_NOTIFICATION_METHODS,
+  SERVER_REQUEST_METHODS,
+  ServerNotificationMap,
+  ServerRequestMap,
+} from "./methods.js";
+import type { ProtocolValidators } from "./validators.js";
+
 export type * from "./types.js";
 export * from "./methods.js";
 
@@ -9,3 +20,26 @@ export * from "./methods.js";
 export declare const PROTOCOL_VERSION: "0.169.0";
 /** Which export: `stable` (the default surface) or `experimental` (`--experimental`). */
 export declare const PROTOCOL_FLAVOR: "experimental";
+
+/** Every method of this protocol with its params and result types: what `CodexClient` is typed by. */
+export interface ProtocolTypes {
+  readonly clientRequests: ClientRequestMap;
+  readonly serverRequests: ServerRequestMap;
+  readonly serverNotifications: ServerNotificationMap;
+  readonly clientNotifications: ClientNotificationMap;
+}
+
+/**
+ * This protocol as one value: pass it to `CodexClient.connect(transport, { protocol })` and the
+ * client is typed by it, validates with it and knows which codex version it expects.
+ */
+export declare const protocol: {
+  readonly version: "0.169.0";
+  readonly flavor: "experimental";
+  readonly clientRequestMethods: typeof CLIENT_REQUEST_METHODS;
+  readonly serverRequestMethods: typeof SERVER_REQUEST_METHODS;
+  readonly serverNotificationMethods: typeof SERVER_NOTIFICATION_METHODS;
+  loadValidators(): Promise<ProtocolValidators>;
+  /** Carries the types only: never set at run time. */
+  readonly types?: ProtocolTypes;
+};

@@ -2,7 +2,19 @@
 // Command: codex-rpc-gen generate --schemas schemas/codex/0.169.0 --out packages/protocol/generated
 // Do not edit by hand: change the generator or the vendored schemas and run the command again.
 
+import { CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from "./methods.js";
+
 export * from "./methods.js";
 
 export const PROTOCOL_VERSION = "0.169.0";
 export const PROTOCOL_FLAVOR = "experimental";
+
+// The validators load on demand, so a bundle that never validates does not carry them.
+export const protocol = Object.freeze({
+  version: PROTOCOL_VERSION,
+  flavor: PROTOCOL_FLAVOR,
+  clientRequestMethods: CLIENT_REQUEST_METHODS,
+  serverRequestMethods: SERVER_REQUEST_METHODS,
+  serverNotificationMethods: SERVER_NOTIFICATION_METHODS,
+  loadValidators: () => import("./validators.js").then((module) => module.loadValidators()),
+});
