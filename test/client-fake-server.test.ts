@@ -240,7 +240,7 @@ describe("turns (fake server)", () => {
     await client.close();
   });
 
-  it("interrupts: explicitly, on abort, when the last subscriber leaves, and when a for-await loop breaks", async () => {
+  it("interrupts explicitly, on abort and when a for-await loop breaks; never because a subscriber left", async () => {
     const { server, client } = await connect({ turns: [{ hold: true }, { hold: true }, { hold: true }, { hold: true }] });
     const thread = await client.startThread();
 
@@ -258,9 +258,14 @@ describe("turns (fake server)", () => {
     const subscription = unsubscribed.events$.subscribe();
     await unsubscribed.started;
     subscription.unsubscribe();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(server.received.filter((m) => "method" in m && m.method === "turn/interrupt")).toHaveLength(2);
+    await unsubscribed.interrupt();
     expect((await unsubscribed.completed).status).toBe("interrupted");
 
+    // break interrupts even while text$ is also subscribed.
     const looped = thread.run("d");
+    looped.text$.subscribe();
     for await (const event of looped) {
       if (event.method === "item/agentMessage/delta") break;
     }
@@ -313,7 +318,8 @@ describe("turns (fake server)", () => {
       const subscription = turn.text$.subscribe();
       if (i % 2) {
         await turn.started;
-        subscription.unsubscribe(); // a held turn: leaving interrupts it
+        subscription.unsubscribe(); // a held turn: leaving does not end it…
+        await turn.interrupt(); // …interrupting does
       }
       await turn.completed;
       subscription.unsubscribe();

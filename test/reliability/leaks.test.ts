@@ -137,7 +137,8 @@ async function runTurn(client: CodexClient, thread: Thread, i: number, appSignal
         client.unknownNotifications().subscribe(),
         turn.text$.subscribe((delta) => {
           text.push(delta);
-          for (const subscription of subscriptions) subscription.unsubscribe(); // the last to leave interrupts
+          for (const subscription of subscriptions) subscription.unsubscribe(); // leaving never interrupts…
+          void turn.interrupt(); // …asking does
         }),
       );
       await turn.completed;

@@ -73,8 +73,12 @@ const MAX_WATCHDOG_DELAY_MS = 30_000;
  *
  * `events$`, `items$` and `text$` are hot: subscribe right after `run()` to see everything (events
  * that arrive before the `turn/start` reply are held until the turn id is known). `completed` holds
- * the outcome regardless. When every subscriber has unsubscribed before the end — or the signal
- * aborts, or a `for await` loop breaks — the turn is interrupted on the server.
+ * the outcome regardless.
+ *
+ * Cancellation is explicit: `interrupt()`, aborting the `signal` given to `run()`, or `break` /
+ * `return` out of `for await (const event of turn)` interrupt the turn on the server, whatever
+ * else listens. Unsubscribing an Observable never does (`firstValueFrom(turn.text$)` or `take(1)`
+ * leave the turn running): a subscriber of a hot stream does not control its producer.
  */
 export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
   readonly events$: Observable<ServerNotificationOf<T>>;
@@ -86,9 +90,9 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   readonly started: Promise<string>;
 
   // The three streams share one subscriber count: when the last subscriber leaves early, interrupt.
-  private readonly eventSubject = new Multicast<ServerNotification>(this.counting());
-  private readonly itemSubject = new Multicast<TurnItemUpdate>(this.counting());
-  private readonly textSubject = new Multicast<string>(this.counting());
+  private readonly eventSubject = new Multicast<ServerNotification>();
+  private readonly itemSubject = new Multicast<TurnItemUpdate>();
+  private readonly textSubject = new Multicast<string>();
   private readonly fold = new TurnItemsFold();
   private readonly stopListening: () => void;
   private readonly client: CodexClient;
@@ -96,7 +100,6 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
   private done = false;
-  private subscribers = 0;
   private cancelWatchdog: CancelTimer | undefined;
   private cancelTurnTimeout: CancelTimer | undefined;
   private watchdogDelayMs: number;
@@ -206,7 +209,11 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
         if (result.done) await this.completed;
         return result;
       },
-      return: () => events.return?.() ?? Promise.resolve({ done: true, value: undefined }),
+      return: () => {
+        // Leaving the loop early is a request to stop: interrupt, whoever else is subscribed.
+        if (!this.done) this.interruptForCaller();
+        return events.return?.() ?? Promise.resolve({ done: true, value: undefined });
+      },
     };
   }
 
@@ -333,16 +340,6 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     this.cancelWatchdog?.();
     this.cancelTurnTimeout?.();
     this.stopListening();
-  }
-
-  private counting(): { onJoin(): void; onLeave(): void } {
-    return {
-      onJoin: () => this.subscribers++,
-      onLeave: () => {
-        this.subscribers--;
-        if (this.subscribers === 0 && !this.done) this.interruptForCaller();
-      },
-    };
   }
 }
 
