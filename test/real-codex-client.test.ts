@@ -166,6 +166,28 @@ describe("the client against the real codex app-server (offline)", () => {
     expect((await looped.completed).status).toBe("interrupted");
   });
 
+  it("cancellation is explicit: firstValueFrom(text$) leaves the turn running to completed; break interrupts while text$ is subscribed", async () => {
+    const { client, workspace, provider } = await startSession([reply.text("first second third fourth", { chunks: 4 }), reply.hang()]);
+    const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
+    const first = thread.run("Count.");
+    const firstDelta = await firstValueFrom(first.text$);
+    expect(firstDelta.length).toBeGreaterThan(0);
+    const done = await first.completed;
+    expect(done.status).toBe("completed");
+    expect(done.finalText).toBe("first second third fourth");
+
+    const looped = thread.run("Wait.");
+    const text: string[] = [];
+    looped.text$.subscribe((delta) => text.push(delta));
+    const seen: string[] = [];
+    for await (const event of looped) {
+      seen.push(event.method);
+      break; // the first event of the turn (turn/started)
+    }
+    expect(seen).toHaveLength(1);
+    expect((await looped.completed).status).toBe("interrupted");
+  });
+
   it("runs concurrent turns on two threads over one connection without crossing events", async () => {
     const { client, workspace } = await startSession([reply.text("alpha alpha alpha", { chunks: 3 }), reply.text("beta beta beta", { chunks: 3 })]);
     const [first, second] = await Promise.all([
