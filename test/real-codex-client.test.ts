@@ -167,7 +167,7 @@ describe("the client against the real codex app-server (offline)", () => {
   });
 
   it("cancellation is explicit: firstValueFrom(text$) leaves the turn running to completed; break interrupts while text$ is subscribed", async () => {
-    const { client, workspace, provider } = await startSession([reply.text("first second third fourth", { chunks: 4 }), reply.hang()]);
+    const { client, workspace } = await startSession([reply.text("first second third fourth", { chunks: 4 }), reply.hang()]);
     const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
     const first = thread.run("Count.");
     const firstDelta = await firstValueFrom(first.text$);

@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { CodegenError } from "./codegen-error.js";
 import { tail } from "./codex-binary.js";
 
@@ -18,8 +18,13 @@ export interface CodexExport {
  * temporary directory, with an empty temporary CODEX_HOME and HOME (codex exits at once when
  * CODEX_HOME does not exist, and must not touch the user's ~/.codex).
  */
-export function exportCodexSchemas(binary: string): CodexExport {
-  if (!existsSync(binary)) throw new CodegenError("CODEX_EXPORT_FAILED", `codex binary not found: ${binary}`, { file: binary });
+const INSTALL_ADVICE =
+  'install codex (npm install @openai/codex) and pass its path, e.g. --codex "$(command -v codex)", or use --codex-version X to have that version installed from npm';
+
+export function exportCodexSchemas(given: string): CodexExport {
+  // codex runs in a temporary folder: a path relative to the caller's folder must not change meaning.
+  const binary = resolve(given);
+  if (!existsSync(binary)) throw new CodegenError("CODEX_EXPORT_FAILED", `no codex binary at ${given}: ${INSTALL_ADVICE}`);
   const work = mkdtempSync(join(tmpdir(), "codex-rpc-gen-export-"));
   const dispose = () => rmSync(work, { recursive: true, force: true });
   try {
@@ -32,7 +37,8 @@ export function exportCodexSchemas(binary: string): CodexExport {
       const result = spawnSync(command, argv, { env, encoding: "utf8", cwd: home });
       if (result.status !== 0) {
         const why = result.error?.message ?? `exit ${result.status ?? result.signal}: ${tail(result.stderr)}`;
-        throw new CodegenError("CODEX_EXPORT_FAILED", `codex ${args.join(" ")} failed (${why})`, { file: binary });
+        const advice = result.error ? `; ${INSTALL_ADVICE}` : "";
+        throw new CodegenError("CODEX_EXPORT_FAILED", `${given} ${args.join(" ")} failed (${why})${advice}`);
       }
       return result.stdout;
     };
