@@ -2,7 +2,7 @@
 // entry (paths/*.mjs) supplies how to start and reach a server and how to kill a process; this
 // runs every case against it and prints one JSON line per case: {case, pass, ms, detail}.
 import { CodexClient } from "@codex-rpc/core";
-import { APPROVAL_TURN, CONFORMANCE_CASES, KILL_REPORT_BOUND_MS } from "./case-list.mjs";
+import { APPROVAL_TURN, CONFORMANCE_CASES, KILL_REPORT_BOUND_MS, NEWER_METHOD } from "./case-list.mjs";
 import { waitForModelRequests } from "./control-client.mjs";
 
 /**
@@ -19,12 +19,16 @@ const CASE_TIMEOUT_MS = 20_000;
 
 /** @param {ConformancePath} path */
 export async function runConformanceCases(path) {
+  // The protocol every client is typed and validated by: a module generated for another codex
+  // version when the orchestrator names one, else the client's default (@codex-rpc/protocol).
+  const protocol = path.config.protocolModuleUrl ? (await import(path.config.protocolModuleUrl)).protocol : undefined;
   for (const { id } of CONFORMANCE_CASES) {
     const started = performance.now();
-    const servers = new ServerSet(path);
+    const servers = new ServerSet(path, protocol);
     let result;
     try {
       const detail = await withTimeout(CASES[id](path, servers), CASE_TIMEOUT_MS, `case timed out after ${CASE_TIMEOUT_MS} ms`);
+      servers.checkDiagnostics();
       result = { case: id, pass: true, detail: detail ?? "" };
     } catch (error) {
       result = { case: id, pass: false, detail: describeError(error) };
@@ -43,6 +47,49 @@ const CASES = {
     const userAgent = client.initializeResponse?.userAgent;
     check(typeof userAgent === "string" && userAgent.length > 0, `initializeResponse.userAgent is ${JSON.stringify(userAgent)}`);
     return `userAgent ${userAgent.split(" ")[0]}`;
+  },
+
+  /**
+   * The versions the client reports, the version-mismatch diagnostic (exactly one when they differ:
+   * ServerSet.connect checks every connection), `strictVersion`, and a method only newer servers have.
+   * @param {ConformancePath} path @param {ServerSet} servers
+   */
+  async versions(path, servers) {
+    const expected = path.config.versions;
+    const mismatch = expected.server !== expected.protocol;
+    const { client } = await servers.connect("versions");
+    check(client.serverVersion === expected.server, `serverVersion is ${client.serverVersion}, expected ${expected.server}`);
+    check(client.protocolVersion === expected.protocol, `protocolVersion is ${client.protocolVersion}, expected ${expected.protocol}`);
+
+    const strict = await servers.connect("versions", { strictVersion: true }).then(
+      () => undefined,
+      (error) => error,
+    );
+    if (mismatch) check(strict?.code === "PROTOCOL_VERSION_MISMATCH", `strictVersion connect: ${strict ? describeError(strict) : "connected"}, expected PROTOCOL_VERSION_MISMATCH`);
+    else check(strict === undefined, `strictVersion connect failed: ${describeError(strict)}`);
+
+    const { method, params, since } = NEWER_METHOD;
+    // Typed (and its result validated) when the client's protocol has the method, untyped when not.
+    const typed = compareVersions(expected.protocol, since) >= 0;
+    const call = typed ? client.request(method, params) : client.requestUntyped(method, params);
+    const outcome = await call.then(
+      (result) => ({ result }),
+      (error) => ({ error }),
+    );
+    let called;
+    if (compareVersions(expected.server, since) >= 0) {
+      check(outcome.error === undefined, `${method} failed: ${describeError(outcome.error)}`);
+      called = `${method} ok`;
+    } else {
+      const { error } = outcome;
+      check(error?.code === "METHOD_NOT_SUPPORTED", `${method} on codex ${expected.server}: ${error ? describeError(error) : "resolved"}, expected METHOD_NOT_SUPPORTED`);
+      for (const version of new Set([expected.server, expected.protocol])) {
+        check(error.message.includes(`codex ${version}`), `the METHOD_NOT_SUPPORTED message does not name codex ${version}: ${error.message}`);
+      }
+      called = `${method} METHOD_NOT_SUPPORTED`;
+    }
+    const mismatchNote = mismatch ? "1 version-mismatch, strict rejects" : "no version-mismatch, strict connects";
+    return `server ${client.serverVersion}, protocol ${client.protocolVersion}: ${mismatchNote}; ${called}`;
   },
 
   /** @param {ConformancePath} path @param {ServerSet} servers */
@@ -119,12 +166,16 @@ const CASES = {
   },
 };
 
-/** The servers and clients one case opened; all closed (and killed if need be) when the case ends. */
+/**
+ * The servers and clients one case opened; all closed (and killed if need be) when the case ends.
+ * Every client validates by its protocol and keeps its diagnostics for checkDiagnostics().
+ */
 class ServerSet {
-  /** @param {ConformancePath} path */
-  constructor(path) {
+  /** @param {ConformancePath} path @param {import("@codex-rpc/core").CodexProtocol | undefined} protocol */
+  constructor(path, protocol) {
     this.path = path;
-    /** @type {{ transport: import("@codex-rpc/core").Transport, pid: number, client?: CodexClient }[]} */
+    this.protocol = protocol;
+    /** @type {{ transport: import("@codex-rpc/core").Transport, pid: number, client?: CodexClient, diagnostics?: { kind: string, message: string }[] }[]} */
     this.servers = [];
   }
 
@@ -132,8 +183,31 @@ class ServerSet {
   async connect(scope, options = {}) {
     const server = await this.path.startServer(scope);
     this.servers.push(server);
-    server.client = await CodexClient.connect(server.transport, { clientInfo: { name: "codex-rpc-conformance", version: "0.0.0" }, ...options });
+    server.client = await CodexClient.connect(server.transport, {
+      clientInfo: { name: "codex-rpc-conformance", version: "0.0.0" },
+      validate: true,
+      ...(this.protocol ? { protocol: this.protocol } : {}),
+      ...options,
+    });
+    server.diagnostics = [];
+    server.client.diagnostics.subscribe((diagnostic) => server.diagnostics.push(diagnostic)); // replays the handshake's
     return { client: server.client, pid: server.pid };
+  }
+
+  /**
+   * Every connection saw exactly one version-mismatch diagnostic if the server's codex version is
+   * not the protocol's (none if it is), and no message failed validation by the protocol.
+   */
+  checkDiagnostics() {
+    const { server, protocol } = this.path.config.versions;
+    const expectedMismatches = server === protocol ? 0 : 1;
+    for (const { diagnostics } of this.servers) {
+      if (!diagnostics) continue; // never connected
+      const count = (kind) => diagnostics.filter((diagnostic) => diagnostic.kind === kind).length;
+      check(count("version-mismatch") === expectedMismatches, `${count("version-mismatch")} version-mismatch diagnostic(s), expected ${expectedMismatches} (server ${server}, protocol ${protocol})`);
+      const invalid = diagnostics.filter((diagnostic) => diagnostic.kind === "validation-failed");
+      check(invalid.length === 0, `${invalid.length} message(s) failed validation by the ${protocol} protocol: ${invalid[0]?.message.slice(0, 300)}`);
+    }
   }
 
   async dispose() {
@@ -149,6 +223,13 @@ class ServerSet {
       }
     }
   }
+}
+
+/** Orders x.y.z versions numerically. */
+function compareVersions(a, b) {
+  const [x, y] = [a, b].map((version) => version.split(".").map(Number));
+  for (let index = 0; index < 3; index++) if (x[index] !== y[index]) return x[index] - y[index];
+  return 0;
 }
 
 function check(condition, message) {

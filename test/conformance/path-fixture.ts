@@ -53,13 +53,15 @@ export class PathFixture {
     return scope;
   }
 
-  /** What the case script is told (as JSON in CONFORMANCE_CONFIG). */
-  config(controlUrl: string): ConformanceConfig {
+  /** What the case script is told (as JSON in CONFORMANCE_CONFIG); `client` says which protocol it uses and which versions to expect. */
+  config(controlUrl: string, client: Pick<ConformanceConfig, "versions" | "protocolModuleUrl">): ConformanceConfig {
     return {
       controlUrl,
       codexPath: this.codexPath,
       workspace: this.workspace,
       scopes: Object.fromEntries([...this.scopes].map(([id, scope]) => [id, { env: { ...scope.env } }])),
+      ...(client.protocolModuleUrl === undefined ? {} : { protocolModuleUrl: client.protocolModuleUrl }),
+      versions: client.versions,
     };
   }
 

@@ -1,6 +1,7 @@
-// The pinned runtimes the cross-runtime tests run under (installed into .runtimes/ by
-// tools/install-runtimes.mjs, which records their binaries in .runtimes/runtimes.json), and a way
-// to run a script under one from a vitest test.
+// The pinned runtimes the cross-runtime tests run under and the older codex releases the
+// conformance suite runs against (installed into .runtimes/ by tools/install-runtimes.mjs, which
+// records their binaries in .runtimes/runtimes.json), and a way to run a script under a runtime
+// from a vitest test.
 import { spawn } from "node:child_process";
 import { accessSync, constants, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -17,6 +18,19 @@ interface RuntimesManifest {
 
 /** The absolute path of a pinned runtime's binary. @throws Error naming the command that installs it. */
 export function runtimeBinary(name: RuntimeName): string {
+  return installedBinary(name, name);
+}
+
+/**
+ * The native binary of a codex release installed next to the pinned one (`CODEX_RELEASES` in
+ * tools/install-runtimes.mjs, e.g. "0.166.0"): the pinned 0.169.0 is a devDependency, found with
+ * findCodexBinary(). @throws Error naming the command that installs it.
+ */
+export function codexReleaseBinary(version: string): string {
+  return installedBinary(`codex-${version}`, `codex ${version}`);
+}
+
+function installedBinary(name: string, label: string): string {
   const manifestPath = join(runtimesDir, "runtimes.json");
   let manifest: RuntimesManifest;
   try {
@@ -30,7 +44,7 @@ export function runtimeBinary(name: RuntimeName): string {
   try {
     accessSync(binary, constants.X_OK);
   } catch {
-    throw new Error(`${name} ${entry.version} is missing: ${binary} is not an executable file. ${INSTALL_HINT}`);
+    throw new Error(`${label === name ? `${name} ${entry.version}` : label} is missing: ${binary} is not an executable file. ${INSTALL_HINT}`);
   }
   return binary;
 }
