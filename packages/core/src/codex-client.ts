@@ -174,6 +174,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   readonly #factory: TransportFactory | undefined;
   readonly #reconnect: Required<ReconnectOptions> | undefined;
   #closeRequested = false;
+  /** How the last connection ended: what requests made while reconnecting fail with. */
+  #lastClose: TransportCloseInfo | undefined;
   /** Reconnect attempts spent since the connection last stayed up for `stableAfterMs`. */
   #reconnectAttempts = 0;
   /** When the last reconnect succeeded. */
@@ -219,6 +221,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     if (options.reconnect && !factory) {
       throw new TypeError("CodexClient.connect: `reconnect` needs a function that opens a new transport, not a transport");
     }
+    // Checked before a transport is opened, so a bad option leaves nothing running.
+    if (options.reconnect) resolveReconnect(options.reconnect === true ? {} : options.reconnect);
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
     try {
       if (options.validate) {
@@ -283,7 +287,9 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
     this.threadListeners.clear();
     const reconnecting = this.#reconnect && this.#factory && !this.#closeRequested && this.state$.value === "open" && info.reason !== "closed";
-    if (reconnecting) void this.#reconnectAfter(info);
+    this.#lastClose = info;
+    // The loop settles everything itself; this catch is the guard that no bug of it goes unhandled.
+    if (reconnecting) this.#reconnectAfter(info).catch(() => this.#finish(info));
     else this.#finish(info);
   }
 
@@ -365,7 +371,13 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Sends a request typed by its method; resolves with the typed result. */
   request<M extends ClientRequestMethodOf<T>>(method: M, ...[params, options]: RequestArgs<M, T>): Promise<ResultIn<T["clientRequests"], M>> {
-    return this.#request(method, params, options) as Promise<ResultIn<T["clientRequests"], M>>;
+    return this.#requestNow(method, params, options) as Promise<ResultIn<T["clientRequests"], M>>;
+  }
+
+  /** The caller's requests fail at once while reconnecting: nothing waits silently for a connection that may never come. */
+  #requestNow(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
+    if (this.state$.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
+    return this.#request(method, params, options);
   }
 
   async #request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
@@ -381,6 +393,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** A request for a method this version's types do not know (a newer server's). */
   requestUntyped(method: string, params?: unknown, options?: RequestOptions): Promise<unknown> {
+    if (this.state$.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
     return this.connection.request(method, params, options).catch((error: unknown) => {
       throw this.#unsupported(error);
     });
@@ -434,7 +447,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
     const withTools = this.tools.size > 0 ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...given, approvalPolicy };
-    const thread = threadOf("thread/start", await this.#request("thread/start", withTools));
+    const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread<T>(this, thread as never);
   }
@@ -443,7 +456,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<Thread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
-    const thread = threadOf("thread/resume", await this.#request("thread/resume", { ...given, approvalPolicy, threadId }));
+    const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new Thread<T>(this, thread as never);
   }

@@ -1,9 +1,8 @@
 import { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactedStart } from "./redact-secrets.js";
 
 /** Longest text a diagnostic or error built from foreign data carries. */
 const MAX_DESCRIPTION_CHARS = 500;
-const REDACTION_WINDOW_CHARS = 64 * 1024;
 
 /**
  * A thrown value as text, whatever it is: an Error's message, a string, or a tag for values whose
@@ -20,9 +19,7 @@ export function describeThrown(value: unknown): string {
   } catch {
     text = tagOf(value);
   }
-  // Redact a wide window, then cut: a secret that straddles the window's edge could otherwise be
-  // pulled into the kept part once the secrets before it shrink to "[REDACTED]".
-  return redactSecrets(text.slice(0, REDACTION_WINDOW_CHARS)).slice(0, MAX_DESCRIPTION_CHARS);
+  return redactedStart(text, MAX_DESCRIPTION_CHARS);
 }
 
 /** `[object Object]`-style tag; even that throws for a revoked Proxy. */

@@ -1,5 +1,8 @@
-import { describeThrown } from "./describe-value.js";
-import { redactDeep, redactSecrets } from "./redact-secrets.js";
+import { describeThrown, excerptOf } from "./describe-value.js";
+import { redactDeep, redactedStart } from "./redact-secrets.js";
+
+/** The longest server error message kept (the rest is cut). */
+const MAX_SERVER_MESSAGE_CHARS = 2_000;
 
 /** Every error the client raises has a stable `code`; switch on it, not on messages. */
 export type CodexRpcErrorCode =
@@ -70,7 +73,7 @@ export class ConnectionClosedError extends CodexRpcError {
   readonly method: string | undefined;
   readonly requestId: string | number | undefined;
 
-  constructor(close: TransportCloseInfo, request?: { method: string; id: string | number }) {
+  constructor(close: TransportCloseInfo, request?: { method: string; id?: string | number }) {
     super("CONNECTION_CLOSED", describeClose(close, request), { cause: close.error });
     this.close = close;
     this.method = request?.method;
@@ -78,8 +81,8 @@ export class ConnectionClosedError extends CodexRpcError {
   }
 }
 
-function describeClose(close: TransportCloseInfo, request?: { method: string; id: string | number }): string {
-  const parts = [request ? `${request.method} (id ${request.id}) failed: connection closed` : "connection closed"];
+function describeClose(close: TransportCloseInfo, request?: { method: string; id?: string | number }): string {
+  const parts = [request ? `${request.method}${request.id === undefined ? "" : ` (id ${request.id})`} failed: connection closed` : "connection closed"];
   if (close.reason === "exit") {
     parts.push(close.signal ? `server killed by ${close.signal}` : `server exited with code ${close.exitCode ?? "?"}`);
   } else if (close.reason === "eof") {
@@ -139,7 +142,8 @@ export class ServerError extends CodexRpcError {
   ) {
     // Servers echo what they were sent (keys, tokens): nothing they say leaves unredacted.
     const safeCode = Number.isSafeInteger(rpcCode) ? rpcCode : JSON_RPC_INTERNAL_ERROR;
-    const safeMessage = redactSecrets(String(rpcMessage));
+    // Bounded too: a server can send a megabyte of message, and errors get logged and kept.
+    const safeMessage = redactedStart(String(rpcMessage), MAX_SERVER_MESSAGE_CHARS);
     super(code, `${method} (id ${requestId}) failed: ${safeMessage} (${safeCode})`);
     this.rpcCode = safeCode;
     this.rpcMessage = safeMessage;
@@ -214,7 +218,8 @@ export class TurnTimeoutError extends CodexRpcError {
     readonly turnId: string | undefined,
     readonly timeoutMs: number,
   ) {
-    super("TURN_TIMEOUT", `turn ${turnId ?? "(not started)"} on thread ${threadId} did not end within ${timeoutMs} ms`);
+    // Ids come from the server: bounded and redacted like everything else it sends.
+    super("TURN_TIMEOUT", `turn ${turnId === undefined ? "(not started)" : excerptOf(turnId)} on thread ${excerptOf(threadId)} did not end within ${timeoutMs} ms`);
   }
 }
 

@@ -222,7 +222,14 @@ export class JsonRpcConnection {
       cancelTimer = startTimer(remainingMs, () => settle(() => reject(new RequestTimeoutError(method, id, timeoutMs))));
       signal?.addEventListener("abort", onAbort, { once: true });
       const message = params === undefined ? { id, method } : { id, method, params };
-      this.transport.send(this.envelope(message)).catch((error: unknown) => {
+      let sent: Promise<void>;
+      try {
+        sent = this.transport.send(this.envelope(message));
+      } catch (error) {
+        // A transport that throws instead of rejecting (or params JSON cannot encode) must not leave the request pending.
+        sent = Promise.reject(error);
+      }
+      sent.catch((error: unknown) => {
         // A write that met a dead server fails with the transport's close error, which names no
         // request, and often before this connection has seen the close: name this request.
         const pending = this.pending.get(id);

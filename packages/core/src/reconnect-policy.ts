@@ -18,7 +18,15 @@ export interface ReconnectOptions extends Partial<BackoffOptions> {
   readonly stableAfterMs?: number;
 }
 
+/** @throws RangeError for a budget or delay no loop can honour (NaN, negative, a fractional attempt count). */
 export function resolveReconnect(options: ReconnectOptions): Required<ReconnectOptions> {
+  const { maxAttempts, initialDelayMs, maxDelayMs, stableAfterMs } = options;
+  if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 0) && maxAttempts !== Infinity) {
+    throw new RangeError(`reconnect.maxAttempts must be a whole number of attempts or Infinity, got ${String(maxAttempts)}`);
+  }
+  for (const [name, value] of [["initialDelayMs", initialDelayMs], ["maxDelayMs", maxDelayMs], ["stableAfterMs", stableAfterMs]] as const) {
+    if (value !== undefined && !(value >= 0)) throw new RangeError(`reconnect.${name} must be a number of milliseconds ≥ 0, got ${String(value)}`);
+  }
   return {
     maxAttempts: options.maxAttempts ?? 10,
     stableAfterMs: options.stableAfterMs ?? 5_000,

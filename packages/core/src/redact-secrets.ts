@@ -20,8 +20,11 @@ const PEM_PRIVATE_KEY =
  */
 const BASE64_LINE = /^([ \t]*)(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*\d)[A-Za-z0-9+/]{40,}={0,2}(?=[ \t]*\r?$)/gm;
 
-/** `scheme://user:password@` (or a token as the user name) in a URL of any scheme. */
-const URL_USERINFO = /\b([a-z][\w+.-]*:\/\/)[^\s/?#"'<>`]*@/gi;
+/**
+ * `scheme://user:password@` (or a token as the user name) in a URL of any scheme. The bounds keep
+ * it linear: unbounded, `a-a-a-…` made every position scan to the end (seconds for 64 KB).
+ */
+const URL_USERINFO = /(?<![\w+.-])([a-z][\w+.-]{0,31}:\/\/)[^\s/?#"'<>`]{1,1024}@/gi;
 
 /** `Authorization: <anything up to the end of the header value>`, bare (not quoted) values. */
 const AUTHORIZATION_HEADER = /(?<![\w-])((?:proxy-)?authorization)(\s*[:=]\s*)(?=[^\s"'\\[])[^\r\n"',;}\]]+/gi;
@@ -39,7 +42,8 @@ const COOKIE_HEADER = /(?<![\w-])((?:set-)?cookie)(\s*:\s*)(?=[^\s"'\\[])[^\r\n"
 const CREDENTIAL_KEY = String.raw`[\w.-]*?(?:api[_-]?key|(?:secret|private|access)[_-]?key|token|secret|password|passwd|authorization|cookie)`;
 const KEY_VALUE = new RegExp(
   String.raw`(?<![\w.-])(\\?["']?)(${CREDENTIAL_KEY})\1(\s*[:=]\s*)` +
-    String.raw`(\[REDACTED\]|\\"(?:[^\\]|\\[^"])*?\\"|"(?:[^"\\]|\\.)*"|'[^'\r\n]*'|Some\("(?:[^"\\]|\\.)*"\)|[^\s"',;&)}\]]+)`,
+    // A quoted value with no closing quote (a line cut short) runs to the end: still the secret.
+    String.raw`(\[REDACTED\]|\\"(?:[^\\]|\\[^"])*?\\"|"(?:[^"\\]|\\.)*"|"(?:[^"\\]|\\.)*$|'[^'\r\n]*'|Some\("(?:[^"\\]|\\.)*"\)|[^\s"',;&)}\]]+)`,
   "gi",
 );
 
@@ -93,6 +97,8 @@ function redactValue(value: string): string {
 }
 
 const TRUNCATED = "[TRUNCATED]";
+/** The longest string `redactDeep` keeps whole. */
+const MAX_STRING_CHARS = 2_000;
 const MAX_DEPTH = 32;
 
 /** A whole property name that names a credential (`password`, `api_key`, `refreshToken` …). */
@@ -113,12 +119,15 @@ interface DeepState {
   readonly ancestors: Set<object>;
 }
 
-function copyRedacted(value: unknown, depth: number, state: DeepState): unknown {
+function copyRedacted(value: unknown, depth: number, state: DeepState, underCredential = false): unknown {
   if (state.left <= 0 || depth > MAX_DEPTH) return TRUNCATED;
   state.left--;
   switch (typeof value) {
     case "string":
-      return redactSecrets(value);
+      // Under a credential-named key (`set-cookie: [...]`, `authorization: {...}`), every string is the secret.
+      if (underCredential) return REDACTED;
+      // Bounded like every text from the server: a 1 MB string keeps its start, marked cut.
+      return value.length > MAX_STRING_CHARS ? `${redactedStart(value, MAX_STRING_CHARS)} …[cut]` : redactSecrets(value);
     case "number":
     case "boolean":
     case "undefined":
@@ -142,7 +151,7 @@ function copyRedacted(value: unknown, depth: number, state: DeepState): unknown 
           copy.push(TRUNCATED);
           break;
         }
-        copy.push(copyRedacted(readProperty(object, index), depth + 1, state));
+        copy.push(copyRedacted(readProperty(object, index), depth + 1, state, underCredential));
       }
       return copy;
     }
@@ -153,8 +162,9 @@ function copyRedacted(value: unknown, depth: number, state: DeepState): unknown 
         break;
       }
       const property = readProperty(object, key);
-      const hidden = CREDENTIAL_NAME.test(key) && (typeof property === "string" || typeof property === "number");
-      define(copy, redactSecrets(key), hidden ? REDACTED : copyRedacted(property, depth + 1, state));
+      const credential = underCredential || CREDENTIAL_NAME.test(key);
+      const hidden = credential && (typeof property === "string" || typeof property === "number");
+      define(copy, redactSecrets(key), hidden ? REDACTED : copyRedacted(property, depth + 1, state, credential));
     }
     return copy;
   } catch {
@@ -177,3 +187,28 @@ function readProperty(object: object, key: string | number): unknown {
 function define(object: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }
+
+/** How far from a cut a secret cut in two can reach: its start is only matched as a whole. */
+const CUT_MARGIN_CHARS = 1024;
+
+/**
+ * At most `keep` characters from the start of `text`, redacted, reading at most `window`
+ * characters of it. A secret that the window cuts in two no longer matches its pattern, and after
+ * the secrets before it shrink to "[REDACTED]" it could slide into what is kept; it sits in the
+ * last CUT_MARGIN_CHARS of the redacted window, so those are never kept when the text was cut.
+ */
+export function redactedStart(text: string, keep: number, window = 4 * CUT_MARGIN_CHARS): string {
+  for (let read = window; ; read *= 4) {
+    if (text.length <= read) return redactSecrets(text).slice(0, keep);
+    const redacted = redactSecrets(text.slice(0, read));
+    const safe = redacted.slice(0, Math.max(0, redacted.length - CUT_MARGIN_CHARS));
+    // Secrets shrank the window below what is asked for: read further (bounded), not show less.
+    if (safe.length >= keep || read >= MAX_WINDOW_CHARS) return safe.slice(0, keep);
+  }
+}
+
+/** The most `redactedStart` reads to fill its excerpt. */
+const MAX_WINDOW_CHARS = 256 * CUT_MARGIN_CHARS;
+
+/** What a cut text must keep beyond the part shown, for `redactedStart` to see a secret at the cut whole. */
+export const REDACTION_CUT_MARGIN = CUT_MARGIN_CHARS;

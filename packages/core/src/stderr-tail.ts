@@ -1,4 +1,4 @@
-import { redactSecrets } from "./redact-secrets.js";
+import { REDACTION_CUT_MARGIN, redactedStart, redactSecrets } from "./redact-secrets.js";
 import { stripAnsi } from "./strip-ansi.js";
 
 /** A line longer than this is cut: stderr is for people, and a runaway line must not grow memory. */
@@ -50,14 +50,16 @@ export class StderrTail {
   #appendPartial(text: string): void {
     if (this.#partialCut || text === "") return;
     this.#partial += text;
-    if (this.#partial.length > MAX_LINE_CHARS) {
-      this.#partial = `${this.#partial.slice(0, MAX_LINE_CHARS)} …[cut]`;
+    // Kept a little past the cut so a secret the cut falls inside is still seen whole (see redactedStart).
+    if (this.#partial.length > MAX_LINE_CHARS + REDACTION_CUT_MARGIN) {
+      this.#partial = this.#partial.slice(0, MAX_LINE_CHARS + REDACTION_CUT_MARGIN);
       this.#partialCut = true;
     }
   }
 
   #completeLine(): void {
-    const line = redactSecrets(stripAnsi(this.#partial).trimEnd());
+    const clean = stripAnsi(this.#partial).trimEnd();
+    const line = this.#partialCut ? `${redactedStart(clean, MAX_LINE_CHARS, clean.length - 1)} …[cut]` : redactSecrets(clean);
     this.#partial = "";
     this.#partialCut = false;
     if (line.trim() === "") return;

@@ -7,7 +7,7 @@ import type {
   TurnStatus,
 } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
-import { describeThrown } from "./describe-value.js";
+import { describeThrown, excerptOf } from "./describe-value.js";
 import { ProtocolError, TurnTimeoutError } from "./errors.js";
 import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
 import { Multicast } from "./multicast.js";
@@ -104,6 +104,10 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   private cancelTurnTimeout: CancelTimer | undefined;
   private watchdogDelayMs: number;
   private earlyDropped = 0;
+  /** The thread's last status (`thread/status/changed`), seen even before the turn id is known. */
+  private threadStatus: string | undefined;
+  /** A watchdog `thread/read` is in flight. */
+  private reading = false;
   private readonly maxQueuedEvents: number;
   private resolveCompleted!: (turn: CompletedTurn<T>) => void;
   private rejectCompleted!: (error: unknown) => void;
@@ -121,7 +125,10 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     checkTimeout(this.watchdogGraceMs, "watchdogGraceMs");
     this.watchdogDelayMs = this.watchdogGraceMs;
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
+    if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
     const turnTimeoutMs = options.turnTimeoutMs ?? client.turnTimeoutMs;
+    // Checked before anything is sent: a bad option must not leave a turn running on the server.
+    if (turnTimeoutMs !== undefined) checkTimeout(turnTimeoutMs, "turnTimeoutMs");
     this.events$ = this.eventSubject.observable as unknown as Observable<ServerNotificationOf<T>>;
     this.items$ = this.itemSubject.observable as unknown as Observable<TurnItemUpdate<ThreadItemOf<T>>>;
     this.text$ = this.textSubject.observable;
@@ -147,10 +154,12 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
           throw error;
         }
         this.turnId = turnId;
-        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${turnId}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${MAX_EARLY_EVENTS})`);
+        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${MAX_EARLY_EVENTS})`);
         const early = this.early ?? [];
         this.early = undefined;
         for (const notification of early) this.route(notification);
+        // The thread may have gone idle before we knew the turn's id: that arms the watchdog now.
+        if (this.threadStatus === "idle") this.onThreadStatus("idle");
         return response.turn.id;
       },
       (error: unknown) => {
@@ -160,12 +169,14 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     );
     this.started.catch(() => undefined);
     if (turnTimeoutMs !== undefined) {
-      checkTimeout(turnTimeoutMs, "turnTimeoutMs");
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
         const turnId = this.turnId;
         this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
-        // Settled first: the interrupt's own turn/completed must not win over the timeout.
-        if (turnId !== undefined) this.client.request("turn/interrupt", { threadId, turnId }).catch(() => undefined);
+        // Settled first: the interrupt's own turn/completed must not win over the timeout. A turn
+        // not yet started is interrupted once the server says its id: nobody owns it otherwise.
+        const interrupt = (id: string) => this.client.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
+        if (turnId !== undefined) void interrupt(turnId);
+        else this.started.then(interrupt, () => undefined);
       });
     }
 
@@ -242,36 +253,43 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
 
   /** Users report a missing `turn/completed`: an idle thread is read back after a grace period. */
   private onThreadStatus(status: string): void {
+    this.threadStatus = status;
     this.cancelWatchdog?.();
     this.cancelWatchdog = undefined;
-    if (status !== "idle" || this.early) return;
+    if (status !== "idle" || this.early || this.done) return;
     this.watchdogDelayMs = this.watchdogGraceMs;
     this.cancelWatchdog = startTimer(this.watchdogGraceMs, () => void this.readBack());
   }
 
   /**
    * Reads the thread and completes the turn from it once it shows the turn ended. Until then (the
-   * turn still running, a failed or malformed read), reads again with backoff: a turn the server
-   * finished without telling us must not hang.
+   * turn still running, a failed or malformed read), reads again with backoff while the thread is
+   * idle: a turn the server finished without telling us must not hang. One read at a time: a
+   * status that flaps while a read is slow must not pile reads up.
    */
   private async readBack(): Promise<void> {
-    if (this.done || !this.turnId) return;
+    this.cancelWatchdog = undefined;
+    if (this.done || !this.turnId || this.reading) return;
+    this.reading = true;
     let turn: ProtocolTurn | undefined;
     try {
       const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true });
       turn = turnIn(result, this.turnId);
       if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) {
-        this.report("turn-recovery", `turn ${this.turnId}: the thread/read result has no \`thread.turns\` array`);
+        this.report("turn-recovery", `turn ${excerptOf(this.turnId)}: the thread/read result has no \`thread.turns\` array`);
       }
     } catch (error) {
-      if (this.done) return;
-      this.report("turn-recovery", `turn ${this.turnId}: thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
+      if (!this.done) this.report("turn-recovery", `turn ${excerptOf(this.turnId)}: thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
+    } finally {
+      this.reading = false;
     }
     if (this.done) return;
     if (turn && turn.status !== "inProgress") {
       this.finish(turn, "watchdog");
       return;
     }
+    // Active again: the next idle arms a fresh watchdog. A timer armed meanwhile already waits.
+    if (this.threadStatus !== "idle" || this.cancelWatchdog) return;
     this.watchdogDelayMs = Math.min(this.watchdogDelayMs * 2, Math.max(MAX_WATCHDOG_DELAY_MS, this.watchdogGraceMs));
     this.cancelWatchdog = startTimer(this.watchdogDelayMs, () => void this.readBack());
   }
@@ -283,7 +301,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   private interruptForCaller(): void {
     this.interrupt().catch(async (error: unknown) => {
       if (this.done) return;
-      this.report("turn-recovery", `turn ${this.turnId ?? "(not started)"}: turn/interrupt failed: ${describeThrown(error)}`);
+      this.report("turn-recovery", `turn ${this.turnId === undefined ? "(not started)" : excerptOf(this.turnId)}: turn/interrupt failed: ${describeThrown(error)}`);
       if (this.turnId !== undefined) {
         const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true }).catch(() => undefined);
         const turn = turnIn(result, this.turnId);

@@ -42,6 +42,8 @@ export class Heartbeat {
   #frames = 0;
   #probes = 0;
   #cancel: CancelTimer | undefined;
+  /** Ids of probes sent and not yet answered: only their answers are the heartbeat's. */
+  readonly #outstanding = new Set<string>();
 
   constructor(options: Required<HeartbeatOptions>, sendProbe: (text: string) => void, onDead: (error: Error) => void) {
     this.#options = options;
@@ -59,8 +61,18 @@ export class Heartbeat {
     this.#frames++;
   }
 
+  /**
+   * Takes the answer to one of its own probes (exactly an id it sent and has not seen answered),
+   * and says whether it did; anything else, even with the same prefix, is the connection's.
+   */
+  takeReply(message: { readonly id?: unknown; readonly method?: unknown }): boolean {
+    if (typeof message.id !== "string" || message.method !== undefined || !this.#outstanding.delete(message.id)) return false;
+    this.#probeAnswered();
+    return true;
+  }
+
   /** A probe's answer came: the next one is due `intervalMs` from now, not when the deadline passes. */
-  probeAnswered(): void {
+  #probeAnswered(): void {
     if (this.#cancel === undefined) return;
     this.stop();
     this.#wait(this.#options.intervalMs);
@@ -80,6 +92,8 @@ export class Heartbeat {
     if (idle < this.#options.intervalMs) return this.#wait(this.#options.intervalMs - idle);
     const framesBefore = this.#frames;
     const id = `${HEARTBEAT_ID_PREFIX}${++this.#probes}`;
+    this.#outstanding.add(id);
+    if (this.#outstanding.size > MAX_OUTSTANDING_PROBES) this.#outstanding.delete(this.#outstanding.values().next().value as string);
     try {
       this.#sendProbe(JSON.stringify({ id, method: HEARTBEAT_METHOD }));
     } catch (error) {
@@ -93,7 +107,5 @@ export class Heartbeat {
   }
 }
 
-/** Whether a parsed message is the answer to a probe (a response whose id carries the prefix). */
-export function isHeartbeatReply(message: { readonly id?: unknown; readonly method?: unknown }): boolean {
-  return typeof message.id === "string" && message.method === undefined && message.id.startsWith(HEARTBEAT_ID_PREFIX);
-}
+/** Probes whose answers are still expected; older ones are forgotten (their late answers become unknown-response diagnostics). */
+const MAX_OUTSTANDING_PROBES = 16;

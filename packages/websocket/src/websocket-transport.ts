@@ -13,7 +13,7 @@ import {
 } from "@codex-rpc/core";
 import { ReplaySubject, type Observable } from "rxjs";
 import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
-import { Heartbeat, isHeartbeatReply, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
 import { terminateSocket } from "./terminate-socket.js";
 import { type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";
@@ -157,7 +157,8 @@ export class WebSocketTransport implements Transport {
       this.#socketClosed = true;
       this.#onSocketClosed();
       if (!this.#isOpen) this.#onOpenFailed(event.reason || undefined);
-      this.#finish({ reason: this.#closing ? "closed" : "eof", closeCode: event.code, ...(event.reason ? { closeReason: event.reason } : {}) });
+      // The server chooses the reason text: redacted like everything else it sends.
+      this.#finish({ reason: this.#closing ? "closed" : "eof", closeCode: event.code, ...(event.reason ? { closeReason: redactSecrets(String(event.reason)) } : {}) });
     });
   }
 
@@ -314,7 +315,7 @@ export class WebSocketTransport implements Transport {
       this.#diagnostics.next({ kind: "not-an-object", message: "dropped a WebSocket frame that is JSON but not an object", excerpt: diagnosticExcerpt(data) });
       return;
     }
-    if (this.#heartbeat && isHeartbeatReply(value)) return this.#heartbeat.probeAnswered(); // the transport's own probe
+    if (this.#heartbeat?.takeReply(value)) return; // the transport's own probe
     this.#inbox.deliver(value as JsonRpcMessage);
   }
 

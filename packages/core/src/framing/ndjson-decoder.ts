@@ -71,6 +71,10 @@ export class NdjsonDecoder {
 
   constructor(options: NdjsonDecoderOptions) {
     this.#maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    // The same rule as WebSocket's maxMessageBytes: NaN would silently mean "no cap at all".
+    if (typeof this.#maxLineBytes !== "number" || !(this.#maxLineBytes > 0)) {
+      throw new RangeError(`maxLineBytes must be a positive number of bytes or Infinity, got ${String(options.maxLineBytes)}`);
+    }
     this.#onMessage = options.onMessage;
     this.#onDiagnostic = options.onDiagnostic ?? (() => {});
     this.#isAscii = options.isAscii;
