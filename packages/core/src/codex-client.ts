@@ -75,8 +75,8 @@ export type ServerRequestHandlerFor<M extends ServerRequestMethodOf<T>, T extend
  */
 export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
 
-/** How many diagnostics a late subscriber to `diagnostics` still sees. */
-const DIAGNOSTICS_REPLAY = 100;
+/** How many diagnostics a late subscriber to `diagnostics` still sees, by default. */
+const DEFAULT_DIAGNOSTICS_REPLAY = 100;
 
 /** What a turn registers to follow its thread (see `listenToThread`). */
 export interface ThreadListener {
@@ -128,6 +128,8 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
    * Default false: the mismatch is reported on `diagnostics` (kind `version-mismatch`).
    */
   readonly strictVersion?: boolean;
+  /** How many diagnostics a late subscriber to `diagnostics` still sees (default 100; each is bounded text). */
+  readonly diagnosticsReplay?: number;
   /**
    * Reconnect when the connection drops (needs a TransportFactory): re-initialize, then resume
    * every thread this client had open. `true` for the defaults.
@@ -167,7 +169,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
   private readonly threadListeners = new Map<string, Set<ThreadListener>>();
   private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
-  readonly #diagnostics = new ReplaySubject<ConnectionDiagnostic>(DIAGNOSTICS_REPLAY);
+  readonly #diagnostics: ReplaySubject<ConnectionDiagnostic>;
   readonly #reconnections = new Subject<Reconnection>();
   /** Threads started or resumed through this client, with their approval policy: resumed again after a reconnect. */
   readonly #openThreads = new Map<string, AskForApproval>();
@@ -192,6 +194,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     private readonly options: CodexClientOptions<T>,
   ) {
     this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
+    this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
     this.protocolVersion = this.#protocol.version;
     this.#knownNotifications = new Set(this.#protocol.serverNotificationMethods);
     this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));

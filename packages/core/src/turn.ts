@@ -61,10 +61,15 @@ export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes
    * QueueOverflowError (after yielding what it had). Default 100 000.
    */
   readonly maxQueuedEvents?: number;
+  /**
+   * How many of this turn's events are held while `turn/start` has not answered (its id is not
+   * known yet); past it they are dropped and counted in a `buffer-overflow` diagnostic. Default 10 000.
+   */
+  readonly maxEarlyEvents?: number;
 }
 
 /** Events kept for a turn before `turn/start` has answered: enough for any real server, bounded for a broken one. */
-const MAX_EARLY_EVENTS = 10_000;
+const DEFAULT_MAX_EARLY_EVENTS = 10_000;
 /** The longest wait between two watchdog reads of a thread that still shows the turn running. */
 const MAX_WATCHDOG_DELAY_MS = 30_000;
 
@@ -109,6 +114,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   /** A watchdog `thread/read` is in flight. */
   private reading = false;
   private readonly maxQueuedEvents: number;
+  private readonly maxEarlyEvents: number;
   private resolveCompleted!: (turn: CompletedTurn<T>) => void;
   private rejectCompleted!: (error: unknown) => void;
 
@@ -126,6 +132,8 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     this.watchdogDelayMs = this.watchdogGraceMs;
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
     if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
+    this.maxEarlyEvents = options.maxEarlyEvents ?? DEFAULT_MAX_EARLY_EVENTS;
+    if (!(this.maxEarlyEvents >= 0)) throw new RangeError(`maxEarlyEvents must be a number ≥ 0, got ${String(options.maxEarlyEvents)}`);
     const turnTimeoutMs = options.turnTimeoutMs ?? client.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
     if (turnTimeoutMs !== undefined) checkTimeout(turnTimeoutMs, "turnTimeoutMs");
@@ -154,7 +162,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
           throw error;
         }
         this.turnId = turnId;
-        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${MAX_EARLY_EVENTS})`);
+        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${this.maxEarlyEvents})`);
         const early = this.early ?? [];
         this.early = undefined;
         for (const notification of early) this.route(notification);
@@ -238,7 +246,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     if (turnId === undefined) return;
     if (this.early) {
       // The turn id is not known yet: keep what could be ours until `turn/start` answers.
-      if (this.early.length < MAX_EARLY_EVENTS) this.early.push(notification);
+      if (this.early.length < this.maxEarlyEvents) this.early.push(notification);
       else this.earlyDropped++;
       return;
     }
