@@ -1,5 +1,5 @@
-export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./codex-client.js";
-export { Thread } from "./thread.js";
+export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./client/codex-client.js";
+export { Thread } from "./session/thread.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,
@@ -15,11 +15,11 @@ export type {
   TurnInfoOf,
   ThreadItemOf,
   UserInputOf,
-} from "./protocol-types.js";
-export { Turn, type CompletedTurn, type TurnOptions } from "./turn.js";
-export type { TurnItemUpdate } from "./turn-items.js";
-export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./approval-policy.js";
-export { dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
+} from "./rpc/protocol-types.js";
+export { Turn, type CompletedTurn, type TurnOptions } from "./session/turn.js";
+export type { TurnItemUpdate } from "./session/turn-items.js";
+export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./client/approval-policy.js";
+export { dynamicToolSpecs, type DynamicTool } from "./client/dynamic-tools.js";
 export {
   JsonRpcConnection,
   JsonRpcReplyError,
@@ -28,11 +28,11 @@ export {
   type RequestOptions,
   type ServerRequestContext,
   type ServerRequestHandler,
-} from "./json-rpc-connection.js";
-export type { OverloadRetryOptions } from "./overload-retry.js";
-export type { BackoffOptions } from "./backoff.js";
-export type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./reconnect-policy.js";
-export type { Transport, TransportDiagnostic } from "./transport.js";
+} from "./rpc/json-rpc-connection.js";
+export type { OverloadRetryOptions } from "./rpc/overload-retry.js";
+export type { BackoffOptions } from "./util/backoff.js";
+export type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./client/reconnect-policy.js";
+export type { Transport, TransportDiagnostic } from "./transport/transport.js";
 export type {
   JsonRpcErrorObject,
   JsonRpcFailure,
@@ -41,7 +41,7 @@ export type {
   JsonRpcRequest,
   JsonRpcSuccess,
   RequestId,
-} from "./json-rpc-message.js";
+} from "./framing/json-rpc-message.js";
 export {
   CodexRpcError,
   ConnectionClosedError,
@@ -63,31 +63,31 @@ export {
   JSON_RPC_OVERLOADED,
   type CodexRpcErrorCode,
   type TransportCloseInfo,
-} from "./errors.js";
-export { toAsyncIterable, type AsyncIterableOptions } from "./async-iterable.js";
+} from "./errors/errors.js";
+export { toAsyncIterable, type AsyncIterableOptions } from "./session/async-iterable.js";
 export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
-export { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";
+export { diagnosticExcerpt } from "./util/diagnostic-excerpt.js";
 export {
   createNdjsonTransport,
   type NdjsonInputSink,
   type NdjsonTransport,
   type NdjsonTransportOptions,
-} from "./ndjson-transport.js";
-export { redactSecrets } from "./redact-secrets.js";
-export { StderrTail } from "./stderr-tail.js";
-export { readStderrInto, type StderrReader } from "./stderr-reader.js";
-export { settlesWithin } from "./settles-within.js";
-export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./long-timer.js";
-export { createOrphanReaper, type TerminableChild } from "./orphan-reaper.js";
-export { CODEX_ENVIRONMENT_NEEDS, codexChildEnvironment } from "./codex-child-environment.js";
-export type { ProcessTransportOptions } from "./process-transport-options.js";
+} from "./transport/ndjson-transport.js";
+export { redactSecrets } from "./util/redact-secrets.js";
+export { StderrTail } from "./process/stderr-tail.js";
+export { readStderrInto, type StderrReader } from "./process/stderr-reader.js";
+export { settlesWithin } from "./util/settles-within.js";
+export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./util/long-timer.js";
+export { createOrphanReaper, type TerminableChild } from "./process/orphan-reaper.js";
+export { CODEX_ENVIRONMENT_NEEDS, codexChildEnvironment } from "./process/codex-child-environment.js";
+export type { ProcessTransportOptions } from "./process/process-transport-options.js";
 export {
   WebStreamProcessTransport,
   type ProcessExit,
   type ProcessStdin,
   type WebStreamProcess,
-} from "./web-stream-process-transport.js";
+} from "./process/web-stream-process-transport.js";
 export {
   codexPlatformTarget,
   environmentFromRecord,
@@ -97,7 +97,7 @@ export {
   type CodexBinarySearchOptions,
   type CodexPlatformTarget,
   type EnvironmentLookup,
-} from "./codex-binary-search.js";
-export { stripAnsi } from "./strip-ansi.js";
-export { MessageInbox } from "./message-inbox.js";
-export { streamWriter } from "./stream-writer.js";
+} from "./process/codex-binary-search.js";
+export { stripAnsi } from "./process/strip-ansi.js";
+export { MessageInbox } from "./transport/message-inbox.js";
+export { streamWriter } from "./transport/stream-writer.js";

@@ -1,9 +1,9 @@
 import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
-import { ConnectionClosedError, type TransportCloseInfo } from "../src/errors.js";
-import type { JsonRpcMessage } from "../src/json-rpc-message.js";
-import { createNdjsonTransport, type NdjsonInputSink, type NdjsonTransportOptions } from "../src/ndjson-transport.js";
-import type { TransportDiagnostic } from "../src/transport.js";
+import { ConnectionClosedError, type TransportCloseInfo } from "../src/errors/errors.js";
+import type { JsonRpcMessage } from "../src/framing/json-rpc-message.js";
+import { createNdjsonTransport, type NdjsonInputSink, type NdjsonTransportOptions } from "../src/transport/ndjson-transport.js";
+import type { TransportDiagnostic } from "../src/transport/transport.js";
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();

@@ -22,7 +22,7 @@ import type {
   ServerRequestMethodOf,
   ThreadResumeParamsOf,
   ThreadStartParamsOf,
-} from "./protocol-types.js";
+} from "../rpc/protocol-types.js";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
 import {
@@ -36,7 +36,7 @@ import {
   ServerError,
   ValidationFailedError,
   type TransportCloseInfo,
-} from "./errors.js";
+} from "../errors/errors.js";
 import { isUnknownMethodError, serverVersionOf } from "./server-version.js";
 import {
   JsonRpcConnection,
@@ -45,17 +45,18 @@ import {
   type JsonRpcConnectionOptions,
   type RequestOptions,
   type ServerRequestContext,
-} from "./json-rpc-connection.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
-import { Multicast } from "./multicast.js";
-import { backoffDelay } from "./backoff.js";
-import { threadIdOf } from "./notification-routing.js";
-import { malformedReason } from "./notification-shape.js";
-import { describeThrown, excerptOf } from "./describe-value.js";
-import { startTimer } from "./long-timer.js";
+} from "../rpc/json-rpc-connection.js";
+import type { JsonRpcNotification, JsonRpcRequest } from "../framing/json-rpc-message.js";
+import { Multicast } from "../util/multicast.js";
+import { backoffDelay } from "../util/backoff.js";
+import { threadIdOf } from "../session/notification-routing.js";
+import { malformedReason } from "../session/notification-shape.js";
+import { describeThrown, excerptOf } from "../util/describe-value.js";
+import { startTimer } from "../util/long-timer.js";
 import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
-import { Thread } from "./thread.js";
-import type { Transport } from "./transport.js";
+import type { SessionHost, ThreadListener } from "../session/session-host.js";
+import { Thread } from "../session/thread.js";
+import type { Transport } from "../transport/transport.js";
 
 /** The arguments of `request(method, …)`: params may be left out where the method takes none. */
 export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> =
@@ -77,12 +78,6 @@ export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees, by default. */
 const DEFAULT_DIAGNOSTICS_REPLAY = 100;
-
-/** What a turn registers to follow its thread (see `listenToThread`). */
-export interface ThreadListener {
-  notification(notification: ServerNotification): void;
-  closed(error: ConnectionClosedError): void;
-}
 
 export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends JsonRpcConnectionOptions {
   /**
@@ -187,12 +182,20 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
   /** Wakes a reconnect backoff when close() is called. */
   #wakeBackoff: (() => void) | undefined;
+  /** What the threads and turns of this client use of it. */
+  readonly #sessionHost: SessionHost;
 
   private constructor(
     transport: Transport,
     factory: TransportFactory | undefined,
     private readonly options: CodexClientOptions<T>,
   ) {
+    this.#sessionHost = {
+      request: (method, params) => this.#requestNow(method, params),
+      listenToThread: (threadId, listener) => this.listenToThread(threadId, listener),
+      report: (diagnostic) => this.#connection.report(diagnostic),
+      turnTimeoutMs: options.turnTimeoutMs,
+    };
     this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
     this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
     this.protocolVersion = this.#protocol.version;
@@ -452,7 +455,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const withTools = this.tools.size > 0 ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this, thread as never);
+    return new Thread<T>(this.#sessionHost, thread as never);
   }
 
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
@@ -461,7 +464,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
     const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this, thread as never);
+    return new Thread<T>(this.#sessionHost, thread as never);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

@@ -1,16 +1,9 @@
 import type { Observable } from "rxjs";
-import type { TransportCloseInfo } from "./errors.js";
-import type { JsonRpcMessage } from "./json-rpc-message.js";
+import type { TransportCloseInfo } from "../errors/errors.js";
+import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
+import type { TransportDiagnostic } from "../framing/transport-diagnostic.js";
 
-/** Something a transport noticed that is not a message: reported, never fatal. */
-export interface TransportDiagnostic {
-  readonly kind: "invalid-json" | "oversize-line" | "not-an-object" | "binary-frame" | "stderr" | "other";
-  readonly message: string;
-  /** The start of the offending line (at most 200 characters), for invalid JSON and non-objects. */
-  readonly excerpt?: string;
-  /** The size in bytes of the offending line, when known. */
-  readonly bytes?: number;
-}
+export type { TransportDiagnostic };
 
 /**
  * What every adapter (stdio, WebSocket, Deno, Bun, in-memory) implements.
