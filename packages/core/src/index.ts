@@ -1,5 +1,11 @@
+// @codex-rpc/core: the user API. What adapter authors need is in `@codex-rpc/core/transport`, what
+// process adapters share in `@codex-rpc/core/process`, and what tests read of the internals in
+// `@codex-rpc/core/testing`.
 export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./client/codex-client.js";
-export { Thread } from "./session/thread.js";
+// Threads and turns come from the client (`startThread`, `thread.run`): types only, no constructor.
+export type { Thread } from "./session/thread.js";
+export type { Turn, CompletedTurn, TurnOptions } from "./session/turn.js";
+export type { TurnItemUpdate } from "./session/turn-items.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,
@@ -16,12 +22,9 @@ export type {
   ThreadItemOf,
   UserInputOf,
 } from "./rpc/protocol-types.js";
-export { Turn, type CompletedTurn, type TurnOptions } from "./session/turn.js";
-export type { TurnItemUpdate } from "./session/turn-items.js";
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./client/approval-policy.js";
-export { dynamicToolSpecs, type DynamicTool } from "./client/dynamic-tools.js";
+export type { DynamicTool } from "./client/dynamic-tools.js";
 export {
-  JsonRpcConnection,
   JsonRpcReplyError,
   type ConnectionDiagnostic,
   type JsonRpcConnectionOptions,
@@ -64,40 +67,3 @@ export {
   type CodexRpcErrorCode,
   type TransportCloseInfo,
 } from "./errors/errors.js";
-export { toAsyncIterable, type AsyncIterableOptions } from "./session/async-iterable.js";
-export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
-export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
-export { diagnosticExcerpt } from "./util/diagnostic-excerpt.js";
-export {
-  createNdjsonTransport,
-  type NdjsonInputSink,
-  type NdjsonTransport,
-  type NdjsonTransportOptions,
-} from "./transport/ndjson-transport.js";
-export { redactSecrets } from "./util/redact-secrets.js";
-export { StderrTail } from "./process/stderr-tail.js";
-export { readStderrInto, type StderrReader } from "./process/stderr-reader.js";
-export { settlesWithin } from "./util/settles-within.js";
-export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./util/long-timer.js";
-export { createOrphanReaper, type TerminableChild } from "./process/orphan-reaper.js";
-export { CODEX_ENVIRONMENT_NEEDS, codexChildEnvironment } from "./process/codex-child-environment.js";
-export type { ProcessTransportOptions } from "./process/process-transport-options.js";
-export {
-  WebStreamProcessTransport,
-  type ProcessExit,
-  type ProcessStdin,
-  type WebStreamProcess,
-} from "./process/web-stream-process-transport.js";
-export {
-  codexPlatformTarget,
-  environmentFromRecord,
-  isNodeScript,
-  searchCodexBinary,
-  type CodexBinaryHost,
-  type CodexBinarySearchOptions,
-  type CodexPlatformTarget,
-  type EnvironmentLookup,
-} from "./process/codex-binary-search.js";
-export { stripAnsi } from "./process/strip-ansi.js";
-export { MessageInbox } from "./transport/message-inbox.js";
-export { streamWriter } from "./transport/stream-writer.js";

@@ -372,7 +372,7 @@ describe("createNdjsonTransport", () => {
 
 describe("over a pair of web streams", () => {
   it("reads messages from a ReadableStream and writes ordered lines to a WritableStream", async () => {
-    const { createNdjsonTransport, encodeNdjsonLine, streamWriter, NdjsonDecoder } = await import("../src/index.js");
+    const { createNdjsonTransport, encodeNdjsonLine, streamWriter, NdjsonDecoder } = await import("../src/transport.js");
     const written: unknown[] = [];
     const decoder = new NdjsonDecoder({ onMessage: (message) => written.push(message) });
     const output = new WritableStream<Uint8Array>({

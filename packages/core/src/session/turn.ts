@@ -73,6 +73,14 @@ const DEFAULT_MAX_EARLY_EVENTS = 10_000;
 /** The longest wait between two watchdog reads of a thread that still shows the turn running. */
 const MAX_WATCHDOG_DELAY_MS = 30_000;
 
+/** Set by Turn's static block, which alone can read its private streams. */
+let readSubscriberCount: (turn: Turn<ProtocolTypesShape>) => number;
+
+/** How many subscribers a turn's `events$`, `items$` and `text$` have together now (for leak checks, through `@codex-rpc/core/testing`). */
+export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: Turn<T>): number {
+  return readSubscriberCount(turn as unknown as Turn<ProtocolTypesShape>);
+}
+
 /**
  * One turn: started at once (like a Promise), its notifications routed by thread and turn id.
  *
@@ -86,6 +94,10 @@ const MAX_WATCHDOG_DELAY_MS = 30_000;
  * leave the turn running): a subscriber of a hot stream does not control its producer.
  */
 export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
+  static {
+    readSubscriberCount = (turn) => turn.eventSubject.subscriberCount + turn.itemSubject.subscriberCount + turn.textSubject.subscriberCount;
+  }
+
   readonly events$: Observable<ServerNotificationOf<T>>;
   readonly items$: Observable<TurnItemUpdate<ThreadItemOf<T>>>;
   readonly text$: Observable<string>;
@@ -202,11 +214,6 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   /** The turn id, once known. */
   get id(): string | undefined {
     return this.turnId;
-  }
-
-  /** How many subscribers `events$`, `items$` and `text$` have together now (for leak checks). */
-  get subscriberCount(): number {
-    return this.eventSubject.subscriberCount + this.itemSubject.subscriberCount + this.textSubject.subscriberCount;
   }
 
   /** Asks the server to stop the turn; it then completes with status `interrupted`. */
