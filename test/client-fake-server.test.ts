@@ -9,6 +9,7 @@ import {
   ServerOverloadedError,
   type CodexClientOptions,
 } from "@codex-rpc/core";
+import { clientInternals } from "@codex-rpc/core/testing";
 
 async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: CodexClientOptions = {}) {
   const server = new FakeAppServer(serverOptions);
@@ -27,9 +28,9 @@ describe("handshake and requests (fake server)", () => {
     expect(server.received[1]).toEqual({ method: "initialized" });
     expect(client.initializeResponse.userAgent).toBe("fake-app-server/0.169.0 (fake)");
     expect(client.serverVersion).toBe("0.169.0");
-    expect(client.state$.value).toBe("open");
+    expect(client.state).toBe("open");
     await client.close();
-    expect(client.state$.value).toBe("closed");
+    expect(client.state).toBe("closed");
   });
 
   it("asks the server not to send opted-out notifications", async () => {
@@ -66,7 +67,7 @@ describe("handshake and requests (fake server)", () => {
     expect(error).toBeInstanceOf(ServerOverloadedError);
     expect(error).toMatchObject({ code: "SERVER_OVERLOADED", method: "thread/start", attempts: 4 });
     expect(server.received.filter((m) => "method" in m && m.method === "thread/start")).toHaveLength(4);
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     await client.close();
   });
 
@@ -144,11 +145,11 @@ describe("server requests (fake server)", () => {
     }));
     void server.request("item/tool/requestUserInput", {});
     await new Promise((r) => setTimeout(r, 5));
-    expect(client.connection.pendingServerRequestCount).toBe(1);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
     server.notify("serverRequest/resolved", { threadId: "t", requestId: 1000 });
     await new Promise((r) => setTimeout(r, 5));
     expect(aborted).toBe(true);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
     await client.close();
   });
 
@@ -306,7 +307,7 @@ describe("turns (fake server)", () => {
     expect((requestError as ConnectionClosedError).method).toBe("slow/thing");
     expect(String((requestError as Error).message)).toContain("SIGKILL");
     expect(elapsed).toBeLessThan(1000);
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   });
 
@@ -324,9 +325,9 @@ describe("turns (fake server)", () => {
       await turn.completed;
       subscription.unsubscribe();
     }
-    expect(client.threadListenerCount).toBe(0);
-    expect(client.connection.pendingRequestCount).toBe(0);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
     await client.close();
   });
 
@@ -339,7 +340,7 @@ describe("turns (fake server)", () => {
     const error = await pending.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestAbortedError);
     expect(error).toMatchObject({ code: "REQUEST_ABORTED", method: "slow/method", requestId: 2, reason: "enough" });
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     await client.close();
   });
 });

@@ -50,11 +50,11 @@ it("close() while reconnecting stops trying at once", async () => {
   const { servers, factory, calls } = serversFactory();
   const client = await CodexClient.connect(factory, { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000, maxAttempts: 5 } });
   servers[0]!.crash();
-  while (client.state$.value !== "reconnecting") await new Promise((resolve) => setTimeout(resolve, 1));
+  while (client.state !== "reconnecting") await new Promise((resolve) => setTimeout(resolve, 1));
   const started = Date.now();
   await client.close();
   expect(Date.now() - started).toBeLessThan(1_000); // did not sit out the 60 s backoff
-  expect(client.state$.value).toBe("closed");
+  expect(client.state).toBe("closed");
   expect(calls()).toBe(1);
 });
 
@@ -75,7 +75,7 @@ it("a new connection that drops during its handshake counts as a failed attempt;
   expect(reconnection.threads).toEqual([{ threadId: thread.id, resumed: true, thread: expect.objectContaining({ id: thread.id }) }]);
   const resumes = servers[2]!.received.filter((message) => "method" in message && message.method === "thread/resume");
   expect(resumes).toEqual([expect.objectContaining({ params: { threadId: thread.id, approvalPolicy: "untrusted" } })]);
-  expect(client.state$.value).toBe("open");
+  expect(client.state).toBe("open");
   await client.close();
 });
 
@@ -89,7 +89,7 @@ it("a thread the new server cannot resume is reported, not fatal", async () => {
   servers[0]!.crash();
   const { threads } = await reconnected;
   expect(threads).toEqual([{ threadId: thread.id, resumed: false, error: expect.objectContaining({ code: "SERVER_ERROR", rpcMessage: "no rollout found for thread" }) }]);
-  expect(client.state$.value).toBe("open");
+  expect(client.state).toBe("open");
   await client.close();
 });
 

@@ -66,7 +66,7 @@ async function startSession(script: readonly ScriptedReply[], options: CodexClie
 describe("the client against the real codex app-server (offline)", () => {
   it("handshakes, starts a thread and streams a turn whose text$ equals the completed agent message", async () => {
     const { client, workspace } = await startSession([reply.text("The quick brown fox jumps over the lazy dog.", { chunks: 6 })]);
-    expect(client.state$.value).toBe("open");
+    expect(client.state).toBe("open");
     expect(client.initializeResponse.userAgent).toContain("codex-rpc-tests");
     const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
     expect(thread.id).toMatch(/[0-9a-f-]{36}/);

@@ -24,7 +24,9 @@ import { parseArgs } from "node:util";
 import { importBuilt } from "./support/built-packages.mjs";
 import os from "node:os";
 
-const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await importBuilt("packages/core/dist/index.js");
+const { CodexClient } = await importBuilt("packages/core/dist/index.js");
+const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine } = await importBuilt("packages/core/dist/transport.js");
+const { clientInternals } = await importBuilt("packages/core/dist/testing.js");
 const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
 const { loadValidators } = await importBuilt("packages/protocol/generated/stable/validators.js");
 
@@ -139,7 +141,7 @@ async function connectedTurn(validate) {
   });
   const client = await CodexClient.connect(transport, { validate: validate ? await loadValidators() : false, requestTimeoutMs: 600_000 });
   // The thread is made by hand: the benchmark is about notifications, not thread/start.
-  const thread = new Thread(client, { id: THREAD, turns: [] });
+  const thread = clientInternals(client).threadFor({ id: THREAD, turns: [] });
   return { client, thread, feed: (chunk) => sink.data(chunk) };
 }
 

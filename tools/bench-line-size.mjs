@@ -26,7 +26,7 @@ if (typeof globalThis.gc !== "function") {
   process.exit(rerun.status ?? 1);
 }
 
-const { NdjsonDecoder } = await importBuilt("packages/core/dist/index.js");
+const { NdjsonDecoder } = await importBuilt("packages/core/dist/transport.js");
 const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
 
 const { values: args } = parseArgs({ options: { rounds: { type: "string", default: "5" } } });

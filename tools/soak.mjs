@@ -28,7 +28,9 @@ if (typeof globalThis.gc !== "function") {
   process.exit(rerun.status ?? 1);
 }
 
-const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, CodexClient, Thread } = await importBuilt("packages/core/dist/index.js");
+const { CodexClient } = await importBuilt("packages/core/dist/index.js");
+const { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine } = await importBuilt("packages/core/dist/transport.js");
+const { clientInternals } = await importBuilt("packages/core/dist/testing.js");
 const { nodeDecoding } = await importBuilt("packages/stdio/dist/index.js");
 
 const { values: args } = parseArgs({
@@ -86,7 +88,7 @@ async function connectedClient() {
   });
   const client = await CodexClient.connect(transport);
   // The thread is made by hand: the soak is about notifications, not thread/start.
-  const thread = new Thread(client, { id: THREAD, turns: [] });
+  const thread = clientInternals(client).threadFor({ id: THREAD, turns: [] });
   return { client, thread, feed: (chunk) => sink.data(chunk) };
 }
 
@@ -174,9 +176,9 @@ while (sent < MESSAGES) {
 const elapsedMs = performance.now() - started;
 const after = await settledHeap();
 const leftOver = {
-  pendingRequests: client.connection.pendingRequestCount,
-  threadListeners: client.threadListenerCount,
-  notificationSubscribers: client.notificationSubscriberCount,
+  pendingRequests: clientInternals(client).connection.pendingRequestCount,
+  threadListeners: clientInternals(client).threadListenerCount,
+  notificationSubscribers: clientInternals(client).notificationSubscriberCount,
 };
 await client.close();
 

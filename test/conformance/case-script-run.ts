@@ -2,7 +2,7 @@
 // its own process group so that, however it ends (even by the hard timeout), the group is SIGKILLed
 // and no codex server it started is left behind.
 import { spawn } from "node:child_process";
-import { stripAnsi } from "@codex-rpc/core";
+import { stripAnsi } from "@codex-rpc/core/process";
 
 export interface CaseResult {
   readonly case: string;

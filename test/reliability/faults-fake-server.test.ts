@@ -16,6 +16,7 @@ import {
   type Transport,
   type Turn,
 } from "@codex-rpc/core";
+import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import { FakeAppServer, type FakeAppServerOptions, type FakeReply } from "@codex-rpc/testing";
 import { FaultClock, Figures, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
@@ -114,8 +115,8 @@ it("a crash with `thread/start` pending: the request rejects with the close, lat
   expect(await unsettledAfter({ startThread, closed: client.closed }, BOUND_MS)).toEqual([]);
   expect(expectCrashed(await startThread, "thread/start")).toMatchObject({ method: "thread/start" });
   expectPromptly("crash during thread/start", { "thread/start": await startThread });
-  expect(client.state$.value).toBe("closed");
-  expect(client.connection.pendingRequestCount).toBe(0);
+  expect(client.state).toBe("closed");
+  expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
   cases++;
@@ -141,8 +142,8 @@ it("a crash mid-turn (after the first delta): the turn, its iterator and every s
   expectCrashed(await completed, "turn.completed");
   expectCrashed(await iterated, "for await over the turn");
   expectPromptly("crash mid-turn", { "turn.completed": await completed, "for await": await iterated });
-  expect(turn.subscriberCount).toBe(0);
-  expect(client.threadListenerCount).toBe(0);
+  expect(turnSubscriberCount(turn)).toBe(0);
+  expect(clientInternals(client).threadListenerCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   cases++;
 });
@@ -158,7 +159,7 @@ it("a crash while an approval is pending: the handler's signal fires with the cl
   const turnId = await turn.started;
   void server.request("item/commandExecution/requestApproval", { threadId: thread.id, turnId, itemId: "i", startedAtMs: 0, command: "touch f", cwd: "/", reason: null });
   await approval.arrived;
-  expect(client.connection.pendingServerRequestCount).toBe(1);
+  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
   clock.inject(() => server.crash());
   faults++;
 
@@ -166,7 +167,7 @@ it("a crash while an approval is pending: the handler's signal fires with the cl
   expectCrashed(await approval.signalFired(), "the approval handler's signal");
   expectCrashed(await completed, "turn.completed");
   expectPromptly("crash with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
-  expect(client.connection.pendingServerRequestCount).toBe(0);
+  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   cases++;
 });
@@ -222,8 +223,8 @@ it("a server that stalls after the handshake: the request times out at its timeo
   expect(rejection(outcome)).toMatchObject({ code: "REQUEST_TIMEOUT", method: "thread/list", timeoutMs: STALL_TIMEOUT_MS });
   expect(outcome.afterMs).toBeGreaterThanOrEqual(STALL_TIMEOUT_MS - 1);
   figures.add(`stalled after the handshake: request with a ${STALL_TIMEOUT_MS} ms timeout`, outcome.afterMs);
-  expect(client.connection.pendingRequestCount).toBe(0);
-  expect(client.state$.value).toBe("open");
+  expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+  expect(client.state).toBe("open");
 
   expect(await client.close()).toMatchObject({ reason: "closed" });
   expect(streams.unended()).toEqual([]);
@@ -254,7 +255,7 @@ it(`an overload storm (-32001 N times, N = 0 … ${RETRY_BOUND + 2}) is retried 
       const floor = Math.min(RETRY_DELAYS.maxDelayMs, RETRY_DELAYS.initialDelayMs * 2 ** k) / 2;
       expect(at - sends.times[k]!, `storm of ${storm}: wait before retry ${k + 1}`).toBeGreaterThanOrEqual(floor - 1);
     });
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     seen.push(`${storm}→${attempts}${outcome.settled === "rejected" ? " (overloaded)" : ""}`);
     await client.close();
     cases++;

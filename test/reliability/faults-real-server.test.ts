@@ -18,6 +18,7 @@ import {
   type Transport,
   type Turn,
 } from "@codex-rpc/core";
+import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type StdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } from "@codex-rpc/testing";
 import { isProcessRunning } from "../support/runtimes.js";
@@ -190,8 +191,8 @@ it("SIGKILL with `thread/start` in flight (the server frozen by SIGSTOP first): 
   const error = expectKilled(await startThread, "thread/start");
   expect(error).toMatchObject({ method: "thread/start", requestId: expect.any(Number) });
   expectPromptly("SIGKILL during thread/start", { "thread/start": await startThread });
-  expect(client.state$.value).toBe("closed");
-  expect(client.connection.pendingRequestCount).toBe(0);
+  expect(client.state).toBe("closed");
+  expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   await expectNoProcessLeft(server.pid, descendants);
   await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
@@ -220,8 +221,8 @@ it("SIGKILL mid-stream (after the first delta): the turn, its iterator and every
   expectKilled(await completed, "turn.completed");
   expectKilled(await iterated, "for await over the turn");
   expectPromptly("SIGKILL mid-stream", { "turn.completed": await completed, "for await": await iterated });
-  expect(turn.subscriberCount).toBe(0);
-  expect(client.threadListenerCount).toBe(0);
+  expect(turnSubscriberCount(turn)).toBe(0);
+  expect(clientInternals(client).threadListenerCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   await expectNoProcessLeft(server.pid, descendants);
   cases++;
@@ -238,7 +239,7 @@ it("SIGKILL while an approval is pending: the handler's signal fires with the cl
   const streams = clientStreams(client, turn);
   const completed = clock.track(turn.completed);
   await approval.arrived;
-  expect(client.connection.pendingServerRequestCount).toBe(1);
+  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
   const descendants = descendantsOf(server.pid);
   clock.inject(() => process.kill(server.pid, "SIGKILL"));
   faults++;
@@ -248,7 +249,7 @@ it("SIGKILL while an approval is pending: the handler's signal fires with the cl
   expectKilled(await approval.signalFired(), "the approval handler's signal");
   expectKilled(await completed, "turn.completed");
   expectPromptly("SIGKILL with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
-  expect(client.connection.pendingServerRequestCount).toBe(0);
+  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
   expect(streams.unended()).toEqual([]);
   await expectNoProcessLeft(server.pid, descendants);
   cases++;
@@ -298,7 +299,7 @@ it("a stalled server (SIGSTOP): a request times out at its timeout, and close() 
   expect(outcome.afterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 1);
   expect(outcome.afterMs).toBeLessThan(TIMEOUT_MS + BOUND_MS);
   figures.add(`stall: request with a ${TIMEOUT_MS} ms timeout, from the SIGSTOP`, outcome.afterMs);
-  expect(client.state$.value).toBe("open"); // a timeout alone does not close the connection
+  expect(client.state).toBe("open"); // a timeout alone does not close the connection
 
   const closeClock = new FaultClock();
   closeClock.inject(() => undefined);

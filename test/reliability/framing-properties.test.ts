@@ -4,7 +4,8 @@
 // every dropped line is reported with its size. RELIABILITY_LONG=1 runs ten times as many cases.
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { NdjsonDecoder, type JsonRpcMessage, type NdjsonDecoderOptions, type TransportDiagnostic } from "@codex-rpc/core";
+import { type JsonRpcMessage, type TransportDiagnostic } from "@codex-rpc/core";
+import { NdjsonDecoder, type NdjsonDecoderOptions } from "@codex-rpc/core/transport";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 const RUNS = { mixed: RELIABILITY_LONG ? 800_000 : 80_000, boundaries: RELIABILITY_LONG ? 200_000 : 20_000 };

@@ -11,6 +11,7 @@ import {
   type Transport,
   type TurnOptions,
 } from "@codex-rpc/core";
+import { clientInternals } from "@codex-rpc/core/testing";
 import { FakeAppServer, type FakeAppServerOptions } from "@codex-rpc/testing";
 import { recordReliability } from "./support/reliability-report.js";
 
@@ -183,14 +184,14 @@ describe("turn settlement", () => {
     const thread = await client.startThread();
     const turn = thread.run("hi");
     expect(await within(turn.completed)).toMatchObject({ error: { code: "PROTOCOL_ERROR", method: "turn/start" } });
-    expect(client.threadListenerCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
   });
 
   it("a silent server: turnTimeoutMs settles the turn with TURN_TIMEOUT", async () => {
     const { client } = await connect({ turns: [{ hold: true }] }, { turnTimeoutMs: 50 });
     const turn = (await client.startThread()).run("hi");
     expect(await within(turn.completed)).toMatchObject({ error: { code: "TURN_TIMEOUT", timeoutMs: 50 } });
-    expect(client.threadListenerCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
   });
 
   it("the watchdog keeps reading an idle thread until the turn shows it ended", async () => {
@@ -271,7 +272,7 @@ describe("bounds", () => {
     const outcome = await within(client.closed, 3_000);
     expect(outcome).not.toBe("pending");
     expect(opened).toBe(4); // the first connection and three attempts
-    expect(client.state$.value).toBe("closed");
+    expect(client.state).toBe("closed");
   });
 
   it("a 1 MB unknown reply id leaves a bounded diagnostic, so replayed diagnostics hold no payloads", async () => {

@@ -8,6 +8,7 @@ import type { Subscription } from "rxjs";
 import { afterAll, expect, it } from "vitest";
 import { FakeAppServer, type FakeReply, type FakeTurnScript } from "@codex-rpc/testing";
 import { CodexClient, RequestTimeoutError, type Thread, type Turn } from "@codex-rpc/core";
+import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import type { ServerNotification } from "@codex-rpc/protocol";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
@@ -165,7 +166,7 @@ async function runTurn(client: CodexClient, thread: Thread, i: number, appSignal
   expect(done.status).toBe(INTERRUPTING.has(style) ? "interrupted" : "completed");
   // The fold keeps folding after the subscribers left: the turn's text is whole either way.
   expect(done.finalText).toBe(deltas.join(""));
-  expect(turn.subscriberCount).toBe(0);
+  expect(turnSubscriberCount(turn)).toBe(0);
 }
 
 it(
@@ -198,11 +199,11 @@ it(
     expect(server.received.filter((m) => "method" in m && m.method === "turn/interrupt")).toHaveLength(
       Array.from({ length: TURNS }, (_, i) => i).filter((i) => INTERRUPTING.has(styleOf(i))).length,
     );
-    expect(client.threadListenerCount).toBe(0);
-    expect(client.notificationSubscriberCount).toBe(0);
-    expect(client.connection.notificationSubscriberCount).toBe(0);
-    expect(client.connection.pendingRequestCount).toBe(0);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
+    expect(clientInternals(client).notificationSubscriberCount).toBe(0);
+    expect(clientInternals(client).connection.notificationSubscriberCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
     expect(server.pendingServerRequests).toBe(0);
     expect(getEventListeners(app.signal, "abort")).toHaveLength(0);
     expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
@@ -250,13 +251,13 @@ it(
     expect(lateReplies).toHaveLength(REQUESTS / 2);
     expect(unknownReplies).toBe(lateReplies.length);
 
-    expect(client.connection.pendingRequestCount).toBe(0);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
     expect(getEventListeners(app.signal, "abort")).toHaveLength(0);
     expect(activeTimers()).toBeLessThanOrEqual(timersBefore);
     // The connection is still good for a request that gets its answer.
     expect(await client.request("thread/start", {})).toMatchObject({ thread: { id: expect.any(String) } });
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     await client.close();
   },
   TEST_TIMEOUT_MS,

@@ -7,6 +7,7 @@
 import { afterAll, expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/testing";
 import { CodexClient, RequestTimeoutError, type ConnectionDiagnostic } from "@codex-rpc/core";
+import { clientInternals } from "@codex-rpc/core/testing";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 const CAP = 64 * 1024;
@@ -113,7 +114,7 @@ it(
 
     // The connection is still usable.
     expect(await client.request("thread/start", {})).toMatchObject({ thread: { id: expect.any(String) } });
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
     await client.close();
   },
   RELIABILITY_LONG ? 10 * 60_000 : 60_000,
@@ -140,6 +141,6 @@ it("a reply over the cap is lost to its request, which times out; the requests a
   faults += 1;
 
   expect(await client.requestUntyped("test/echo", { after: true })).toEqual({ after: true });
-  expect(client.connection.pendingRequestCount).toBe(0);
+  expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
   await client.close();
 });

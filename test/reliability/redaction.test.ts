@@ -4,7 +4,8 @@
 import { inspect } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Ws from "ws";
-import { CodexClient, ServerError, StderrTail, type ConnectionDiagnostic } from "@codex-rpc/core";
+import { CodexClient, ServerError, type ConnectionDiagnostic } from "@codex-rpc/core";
+import { StderrTail } from "@codex-rpc/core/process";
 import { FakeAppServer } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "@codex-rpc/websocket";
 import { recordReliability } from "./support/reliability-report.js";

@@ -8,16 +8,10 @@ import { inspect } from "node:util";
 import { config as rxjsConfig } from "rxjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import Ws, { WebSocketServer } from "ws";
-import {
-  CodexClient,
-  createNdjsonTransport,
-  JsonRpcConnection,
-  StderrTail,
-  type CodexClientOptions,
-  type ConnectionDiagnostic,
-  type JsonRpcMessage,
-  type Transport,
-} from "@codex-rpc/core";
+import { CodexClient, type CodexClientOptions, type ConnectionDiagnostic, type JsonRpcMessage, type Transport } from "@codex-rpc/core";
+import { createNdjsonTransport } from "@codex-rpc/core/transport";
+import { StderrTail } from "@codex-rpc/core/process";
+import { JsonRpcConnection, clientInternals } from "@codex-rpc/core/testing";
 import { PROTOCOL_VERSION } from "@codex-rpc/protocol";
 import { FakeAppServer, type FakeAppServerOptions } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "@codex-rpc/websocket";
@@ -142,7 +136,7 @@ describe("turns", () => {
     await tick(20);
     // A RangeError "at once" must not leave a turn running on the server that nobody can interrupt.
     expect(server.received.filter((m) => (m as { method?: string }).method === "turn/start")).toEqual([]);
-    expect(client.threadListenerCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
   });
 
   it("fixed (was broken): a turn whose turnTimeoutMs fires before turn/start answers is never interrupted on the server once it does", async () => {
@@ -195,7 +189,7 @@ describe("turns", () => {
     expect(done.items.map((item) => item.id)).toEqual(["turn-1-message"]); // the ghost delta made no item
     expect(next.items.map((item) => (item as { text?: string }).text)).toEqual([""]); // turn 1's item did not leak in
     expect(text).toEqual(["x"]);
-    expect(client.threadListenerCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
   });
 });
 
@@ -240,7 +234,7 @@ describe("connection", () => {
     server.sendRaw(`${JSON.stringify({ id, result: { data: [] } })}\n`);
     await tick();
     expect(diagnostics.map((d) => d.kind)).toEqual(["unknown-response"]);
-    expect(client.connection.pendingRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
   });
 
   it("holds: serverRequest/resolved racing the handler: withdrawn before → no reply; answered before → one reply, the late resolved is a no-op", async () => {
@@ -269,7 +263,7 @@ describe("connection", () => {
     await tick();
     expect(replies(server)).toHaveLength(1);
     expect(signals[1]!.aborted).toBe(false);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
   });
 
   it("holds: 5 000 distinct unknown server requests, and methods named like Object.prototype members, each get one -32601 (validate on)", async () => {
@@ -284,7 +278,7 @@ describe("connection", () => {
     expect(answers).toHaveLength(5_005);
     expect(answers.every((reply) => reply.error?.code === -32601)).toBe(true);
     expect(diagnostics).toEqual([]);
-    expect(client.connection.pendingServerRequestCount).toBe(0);
+    expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
     expect(({} as Record<string, unknown>)["x"]).toBeUndefined();
   });
 
@@ -303,7 +297,7 @@ describe("connection", () => {
     const [first, second] = await Promise.all([b.client.close(), b.client.close(), turn.completed.catch((error: unknown) => error)]);
     expect(first).toEqual(second);
     expect(await within(turn.completed)).toMatchObject({ error: { code: "CONNECTION_CLOSED" } });
-    expect(b.client.state$.value).toBe("closed");
+    expect(b.client.state).toBe("closed");
   });
 });
 
@@ -337,7 +331,7 @@ describe("reconnecting", () => {
     cleanups.push(() => client.close());
     fakes[0]!.crash();
     await until(() => fakes.length === 2 && fakes[1]!.received.length > 0);
-    expect(client.state$.value).toBe("reconnecting");
+    expect(client.state).toBe("reconnecting");
     const outcome = within(client.request("thread/list", {}), 200);
     await tick(20);
     openGate();
@@ -357,7 +351,7 @@ describe("reconnecting", () => {
     const turn = thread.run("hi");
     await within(turn.started, 100); // refused at once, or accepted by the connection still in its handshake
     fakes[1]!.crash(); // that attempt fails; the next one succeeds
-    await until(() => client.state$.value === "open");
+    await until(() => client.state === "open");
     expect(await within(turn.completed, 300)).not.toBe("pending");
   });
 
@@ -386,9 +380,9 @@ describe("reconnecting", () => {
     await turn.started;
     fakes[0]!.crash();
     expect(await within(loop)).toMatchObject({ error: { code: "CONNECTION_CLOSED" } });
-    await until(() => client.state$.value === "open");
+    await until(() => client.state === "open");
     expect(await within(thread.run("three").completed)).toMatchObject({ value: { status: "completed" } });
-    expect(client.threadListenerCount).toBe(0);
+    expect(clientInternals(client).threadListenerCount).toBe(0);
   });
 
   it("fixed (was broken): reconnect delays of NaN: a RangeError at connect(), not an unhandled rejection and a client `reconnecting` for ever", async () => {

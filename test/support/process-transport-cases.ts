@@ -2,7 +2,8 @@
 // fake of its runtime's child process, on Node: the orderings a real server produces only sometimes
 // (a write failing before the exit is seen, a grandchild holding stderr, a server ignoring
 // SIGTERM). Each package's test file supplies the fake, shaped as its runtime gives a process.
-import { ConnectionClosedError, type ProcessTransportOptions, type Transport, type TransportDiagnostic } from "@codex-rpc/core";
+import { ConnectionClosedError, type Transport, type TransportDiagnostic } from "@codex-rpc/core";
+import { type ProcessTransportOptions } from "@codex-rpc/core/process";
 import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 

@@ -1,4 +1,4 @@
-import { WebStreamProcessTransport, type ProcessTransportOptions, type WebStreamProcess } from "@codex-rpc/core";
+import { WebStreamProcessTransport, type ProcessTransportOptions, type WebStreamProcess } from "@codex-rpc/core/process";
 import { terminateOnExit } from "./terminate-on-exit.js";
 
 /** A Bun `FileSink`: the stdin of a process spawned with `stdin: "pipe"`. */

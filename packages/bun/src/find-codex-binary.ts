@@ -1,4 +1,4 @@
-import { environmentFromRecord, searchCodexBinary, type CodexBinaryHost } from "@codex-rpc/core";
+import { environmentFromRecord, searchCodexBinary, type CodexBinaryHost } from "@codex-rpc/core/process";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 

@@ -1,4 +1,5 @@
-import { codexChildEnvironment, ConnectionClosedError } from "@codex-rpc/core";
+import { ConnectionClosedError } from "@codex-rpc/core";
+import { codexChildEnvironment } from "@codex-rpc/core/process";
 import { existsSync } from "node:fs";
 import { BunStdioTransport, type BunStdioTransportOptions } from "./bun-stdio-transport.js";
 import { findCodexBinary } from "./find-codex-binary.js";

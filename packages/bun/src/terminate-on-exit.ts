@@ -1,4 +1,4 @@
-import { createOrphanReaper } from "@codex-rpc/core";
+import { createOrphanReaper } from "@codex-rpc/core/process";
 import type { BunSubprocess } from "./bun-stdio-transport.js";
 
 const track = createOrphanReaper((reap) => process.once("exit", reap));

@@ -1,33 +1,29 @@
-import type { Observable } from "rxjs";
-import type { TransportCloseInfo } from "./errors.js";
-import type { JsonRpcMessage } from "./json-rpc-message.js";
-
-/** Something a transport noticed that is not a message: reported, never fatal. */
-export interface TransportDiagnostic {
-  readonly kind: "invalid-json" | "oversize-line" | "not-an-object" | "binary-frame" | "stderr" | "other";
-  readonly message: string;
-  /** The start of the offending line (at most 200 characters), for invalid JSON and non-objects. */
-  readonly excerpt?: string;
-  /** The size in bytes of the offending line, when known. */
-  readonly bytes?: number;
-}
-
-/**
- * What every adapter (stdio, WebSocket, Deno, Bun, in-memory) implements.
- *
- * - `messages` emits every message received, in order, to its one subscriber (the connection),
- *   including those that arrived before it subscribed; it completes when the transport closes.
- *   It never errors: how the transport ended is in `closed`.
- * - `send` writes one message; sends are written in call order. It rejects once the transport
- *   is closed.
- * - `close` ends the transport (for a process: stdin end, then SIGTERM, then SIGKILL) and resolves
- *   when it has ended. Calling it again returns the same promise.
- * - `closed` resolves (never rejects) once, with how the transport ended.
- */
-export interface Transport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
-  send(message: JsonRpcMessage): Promise<void>;
-  close(): Promise<void>;
-  readonly closed: Promise<TransportCloseInfo>;
-}
+// @codex-rpc/core/transport: what an adapter author needs to write a Transport: the contract, the
+// NDJSON framing and transport, the inbox that holds messages for the one subscriber, and the
+// helpers every adapter uses (bounded excerpts, redaction, timers). Errors are in `@codex-rpc/core`.
+export type { Transport, TransportDiagnostic } from "./transport/transport.js";
+export type { TransportFactory } from "./client/reconnect-policy.js";
+export type { TransportCloseInfo } from "./errors/errors.js";
+export type {
+  JsonRpcErrorObject,
+  JsonRpcFailure,
+  JsonRpcMessage,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcSuccess,
+  RequestId,
+} from "./framing/json-rpc-message.js";
+export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
+export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
+export { diagnosticExcerpt } from "./util/diagnostic-excerpt.js";
+export {
+  createNdjsonTransport,
+  type NdjsonInputSink,
+  type NdjsonTransport,
+  type NdjsonTransportOptions,
+} from "./transport/ndjson-transport.js";
+export { MessageInbox } from "./transport/message-inbox.js";
+export { streamWriter } from "./transport/stream-writer.js";
+export { redactSecrets } from "./util/redact-secrets.js";
+export { settlesWithin } from "./util/settles-within.js";
+export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./util/long-timer.js";

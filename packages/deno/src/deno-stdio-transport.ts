@@ -1,4 +1,4 @@
-import { WebStreamProcessTransport, type ProcessTransportOptions, type WebStreamProcess } from "@codex-rpc/core";
+import { WebStreamProcessTransport, type ProcessTransportOptions, type WebStreamProcess } from "@codex-rpc/core/process";
 import { terminateOnUnload } from "./terminate-on-unload.js";
 
 /**

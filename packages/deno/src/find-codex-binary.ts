@@ -1,4 +1,4 @@
-import { searchCodexBinary, type CodexBinaryHost, type EnvironmentLookup } from "@codex-rpc/core";
+import { searchCodexBinary, type CodexBinaryHost, type EnvironmentLookup } from "@codex-rpc/core/process";
 import { joinPath, parentDirectory } from "./file-paths.js";
 
 export interface FindCodexBinaryOptions {

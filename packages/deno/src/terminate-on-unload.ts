@@ -1,4 +1,4 @@
-import { createOrphanReaper } from "@codex-rpc/core";
+import { createOrphanReaper } from "@codex-rpc/core/process";
 import type { DenoChildProcess } from "./deno-stdio-transport.js";
 
 // The program's end is Deno's `unload` event (the event loop ran out, or `Deno.exit()`). Deno has a

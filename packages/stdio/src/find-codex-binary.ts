@@ -1,4 +1,11 @@
-import { codexPlatformTarget as platformTarget, environmentFromRecord, isNodeScript, searchCodexBinary, type CodexBinaryHost, type CodexPlatformTarget } from "@codex-rpc/core";
+import {
+  codexPlatformTarget as platformTarget,
+  environmentFromRecord,
+  isNodeScript,
+  searchCodexBinary,
+  type CodexBinaryHost,
+  type CodexPlatformTarget,
+} from "@codex-rpc/core/process";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 import { isAscii } from "node:buffer";
-import type { NdjsonDecoderOptions } from "@codex-rpc/core";
+import type { NdjsonDecoderOptions } from "@codex-rpc/core/transport";
 
 /**
  * Node's own slicers for core's NDJSON decoder, with no view object per line: a run known to be

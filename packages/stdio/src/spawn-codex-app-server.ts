@@ -1,4 +1,5 @@
-import { codexChildEnvironment, ConnectionClosedError, isNodeScript } from "@codex-rpc/core";
+import { ConnectionClosedError } from "@codex-rpc/core";
+import { codexChildEnvironment, isNodeScript } from "@codex-rpc/core/process";
 import { spawn } from "node:child_process";
 import { findCodexBinary } from "./find-codex-binary.js";
 import { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";

@@ -1,15 +1,6 @@
-import {
-  StderrTail,
-  createNdjsonTransport,
-  settlesWithin,
-  type JsonRpcMessage,
-  type NdjsonInputSink,
-  type NdjsonTransport,
-  type ProcessTransportOptions,
-  type Transport,
-  type TransportCloseInfo,
-  type TransportDiagnostic,
-} from "@codex-rpc/core";
+import { type JsonRpcMessage, type Transport, type TransportCloseInfo, type TransportDiagnostic } from "@codex-rpc/core";
+import { createNdjsonTransport, settlesWithin, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
+import { StderrTail, type ProcessTransportOptions } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { nodeDecoding } from "./node-decoding.js";

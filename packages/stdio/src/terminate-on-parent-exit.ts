@@ -1,4 +1,4 @@
-import { createOrphanReaper } from "@codex-rpc/core";
+import { createOrphanReaper } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";
 
 // Only the `'exit'` event can be hooked here (the way execa's `cleanup` does): there is nothing to

@@ -1,11 +1,5 @@
-import {
-  NdjsonDecoder,
-  createNdjsonTransport,
-  encodeNdjsonLine,
-  type JsonRpcMessage,
-  type Transport,
-  type TransportCloseInfo,
-} from "@codex-rpc/core";
+import { type JsonRpcMessage, type Transport, type TransportCloseInfo } from "@codex-rpc/core";
+import { NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine } from "@codex-rpc/core/transport";
 import { PROTOCOL_VERSION, type ThreadItem, type Turn, type TurnStatus } from "@codex-rpc/protocol";
 
 /** One scripted turn of the fake: the agent's text in chunks, and how it ends. */

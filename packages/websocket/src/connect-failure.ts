@@ -1,4 +1,5 @@
-import { CodexRpcError, redactSecrets } from "@codex-rpc/core";
+import { CodexRpcError } from "@codex-rpc/core";
+import { redactSecrets } from "@codex-rpc/core/transport";
 
 /** A WebSocket connection could not be opened. `code` says why: CONNECT_FAILED or UNAUTHORIZED. */
 export class WebSocketConnectError extends CodexRpcError {

@@ -1,4 +1,4 @@
-import { checkTimeout, startTimer, type CancelTimer } from "@codex-rpc/core";
+import { checkTimeout, startTimer, type CancelTimer } from "@codex-rpc/core/transport";
 
 export interface HeartbeatOptions {
   /** Send a probe after this long without receiving a frame. Default 30 000 ms; `Infinity`: never. */

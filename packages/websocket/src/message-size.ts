@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LINE_BYTES } from "@codex-rpc/core";
+import { DEFAULT_MAX_LINE_BYTES } from "@codex-rpc/core/transport";
 
 /** The default `maxMessageBytes`: the same as the stdio transport's longest line (128 MiB). */
 export const DEFAULT_MAX_MESSAGE_BYTES = DEFAULT_MAX_LINE_BYTES;

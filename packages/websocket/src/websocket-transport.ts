@@ -1,16 +1,12 @@
 import {
-  checkTimeout,
   ConnectionClosedError,
-  diagnosticExcerpt,
-  MessageInbox,
-  redactSecrets,
-  startTimer,
   type JsonRpcMessage,
   type Transport,
   type TransportCloseInfo,
   type TransportDiagnostic,
   InvalidOptionError,
 } from "@codex-rpc/core";
+import { checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
 import { ReplaySubject, type Observable } from "rxjs";
 import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";

@@ -120,7 +120,7 @@ it("the server dropping an open connection: pending requests reject at once with
   serverSide!.terminate();
   const error = await pending;
   expect(error).toMatchObject({ code: "CONNECTION_CLOSED", method: "thread/list", close: { reason: "eof", closeCode: 1006 } });
-  expect(client.state$.value).toBe("closed");
+  expect(client.state).toBe("closed");
 });
 
 it("an aborted signal gives up the opening handshake", async () => {

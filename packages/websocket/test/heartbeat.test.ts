@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CodexClient, ConnectionClosedError, type ConnectionDiagnostic, type JsonRpcMessage, type TransportDiagnostic } from "@codex-rpc/core";
+import {
+  CodexClient,
+  ConnectionClosedError,
+  type ConnectionDiagnostic,
+  type JsonRpcMessage,
+  type TransportDiagnostic,
+} from "@codex-rpc/core";
 import { MockResponsesProvider, createCodexHome, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
@@ -63,7 +69,7 @@ describe("against a fake server (ws, Node 20)", () => {
     expect((error as Error).message).toContain("heartbeat timed out");
     expect(detectedMs).toBeGreaterThanOrEqual(450);
     expect(detectedMs).toBeLessThan(3_000);
-    expect(client.state$.value).toBe("closed");
+    expect(client.state).toBe("closed");
   });
 
   it("a server that answers probes stays connected, and the answers never reach the connection", async () => {

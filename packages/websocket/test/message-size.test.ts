@@ -3,7 +3,8 @@
 // Checked under ws (Node 20) in this process and under Node 22's global WebSocket in a child.
 import WebSocket from "ws";
 import { afterEach, describe, expect, it } from "vitest";
-import { CodexClient, DEFAULT_MAX_LINE_BYTES, type TransportDiagnostic } from "@codex-rpc/core";
+import { CodexClient, type TransportDiagnostic } from "@codex-rpc/core";
+import { DEFAULT_MAX_LINE_BYTES } from "@codex-rpc/core/transport";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { utf8BytesOver, utf8Length, wsMaxPayloadFor } from "../src/message-size.js";
 import { answerRequests, frameOfBytes, runScript, startFakeServer, type FakeServer } from "./support/fake-websocket-server.js";

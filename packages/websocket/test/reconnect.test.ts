@@ -84,7 +84,7 @@ it("survives the server being killed and restarted on the same port: in-flight w
   expect(reconnection.reconnectedAt).toBeGreaterThanOrEqual(reconnection.disconnectedAt);
   expect(reconnection.cause.reason).not.toBe("closed");
   expect(reconnection.threads).toEqual([expect.objectContaining({ threadId: thread.id, resumed: true })]);
-  expect(client.state$.value).toBe("open");
+  expect(client.state).toBe("open");
   expect(client.initializeResponse.userAgent).toContain("codex");
 
   const after = await within(30_000, thread.run("and now?").completed, "turn after the reconnect");
@@ -93,6 +93,6 @@ it("survives the server being killed and restarted on the same port: in-flight w
   expect(states).toEqual(["open", "reconnecting", "open"]);
 
   await client.close();
-  expect(client.state$.value).toBe("closed");
+  expect(client.state).toBe("closed");
   expect(states.at(-1)).toBe("closed");
 }, 120_000);

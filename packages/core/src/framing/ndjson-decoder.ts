@@ -1,6 +1,6 @@
-import type { JsonRpcMessage } from "../json-rpc-message.js";
-import { diagnosticExcerpt as excerptOf } from "./diagnostic-excerpt.js";
-import type { TransportDiagnostic } from "../transport.js";
+import type { JsonRpcMessage } from "./json-rpc-message.js";
+import { diagnosticExcerpt as excerptOf } from "../util/diagnostic-excerpt.js";
+import type { TransportDiagnostic } from "./transport-diagnostic.js";
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -1,4 +1,4 @@
-import type { JsonRpcMessage } from "../json-rpc-message.js";
+import type { JsonRpcMessage } from "./json-rpc-message.js";
 
 const textEncoder = new TextEncoder();
 

@@ -1,7 +1,7 @@
 // A real `codex app-server --listen ws://…` for tests: started on a port (0 = any), its address
 // read from what it prints, killed (or frozen) on demand, never left behind.
 import { spawn, type ChildProcess } from "node:child_process";
-import { stripAnsi } from "@codex-rpc/core";
+import { stripAnsi } from "@codex-rpc/core/process";
 import { findCodexBinary } from "@codex-rpc/stdio";
 
 export interface CodexWebSocketServer {

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(join(packageDir, "package.json"));
 const { WebSocketServer } = require("ws");
-const { DEFAULT_MAX_LINE_BYTES } = await import("@codex-rpc/core");
+const { DEFAULT_MAX_LINE_BYTES } = await import("@codex-rpc/core/transport");
 
 const args = process.argv.slice(2);
 const runtime = args[0] === "node22" ? args.shift() : "node20";

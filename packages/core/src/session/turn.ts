@@ -7,13 +7,13 @@ import type {
   TurnStatus,
 } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
-import { describeThrown, excerptOf } from "./describe-value.js";
-import { ProtocolError, TurnTimeoutError } from "./errors.js";
-import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
-import { Multicast } from "./multicast.js";
-import type { CodexClient } from "./codex-client.js";
-import type { DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnInfoOf, TurnStartParamsOf } from "./protocol-types.js";
+import { describeThrown, excerptOf } from "../util/describe-value.js";
+import { ProtocolError, TurnTimeoutError } from "../errors/errors.js";
+import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
+import { Multicast } from "../util/multicast.js";
+import type { DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnInfoOf, TurnStartParamsOf } from "../rpc/protocol-types.js";
 import { turnIdOf } from "./notification-routing.js";
+import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
 
 /** How a turn ended. */
@@ -73,6 +73,14 @@ const DEFAULT_MAX_EARLY_EVENTS = 10_000;
 /** The longest wait between two watchdog reads of a thread that still shows the turn running. */
 const MAX_WATCHDOG_DELAY_MS = 30_000;
 
+/** Set by Turn's static block, which alone can read its private streams. */
+let readSubscriberCount: (turn: Turn<ProtocolTypesShape>) => number;
+
+/** How many subscribers a turn's `events$`, `items$` and `text$` have together now (for leak checks, through `@codex-rpc/core/testing`). */
+export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: Turn<T>): number {
+  return readSubscriberCount(turn as unknown as Turn<ProtocolTypesShape>);
+}
+
 /**
  * One turn: started at once (like a Promise), its notifications routed by thread and turn id.
  *
@@ -86,6 +94,10 @@ const MAX_WATCHDOG_DELAY_MS = 30_000;
  * leave the turn running): a subscriber of a hot stream does not control its producer.
  */
 export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
+  static {
+    readSubscriberCount = (turn) => turn.eventSubject.subscriberCount + turn.itemSubject.subscriberCount + turn.textSubject.subscriberCount;
+  }
+
   readonly events$: Observable<ServerNotificationOf<T>>;
   readonly items$: Observable<TurnItemUpdate<ThreadItemOf<T>>>;
   readonly text$: Observable<string>;
@@ -100,7 +112,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   private readonly textSubject = new Multicast<string>();
   private readonly fold = new TurnItemsFold();
   private readonly stopListening: () => void;
-  private readonly client: CodexClient;
+  private readonly host: SessionHost;
   private readonly watchdogGraceMs: number;
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
@@ -119,14 +131,13 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   private rejectCompleted!: (error: unknown) => void;
 
   constructor(
-    typedClient: CodexClient<T>,
+    host: SessionHost,
     readonly threadId: string,
     input: TurnStartParams["input"],
     options: TurnOptions<T> = {},
   ) {
     // Routing and folding read only what every protocol version has; the public types are T's.
-    const client = typedClient as unknown as CodexClient;
-    this.client = client;
+    this.host = host;
     this.watchdogGraceMs = options.watchdogGraceMs ?? 3_000;
     checkTimeout(this.watchdogGraceMs, "watchdogGraceMs");
     this.watchdogDelayMs = this.watchdogGraceMs;
@@ -134,7 +145,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
     this.maxEarlyEvents = options.maxEarlyEvents ?? DEFAULT_MAX_EARLY_EVENTS;
     if (!(this.maxEarlyEvents >= 0)) throw new RangeError(`maxEarlyEvents must be a number ≥ 0, got ${String(options.maxEarlyEvents)}`);
-    const turnTimeoutMs = options.turnTimeoutMs ?? client.turnTimeoutMs;
+    const turnTimeoutMs = options.turnTimeoutMs ?? host.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
     if (turnTimeoutMs !== undefined) checkTimeout(turnTimeoutMs, "turnTimeoutMs");
     this.events$ = this.eventSubject.observable as unknown as Observable<ServerNotificationOf<T>>;
@@ -147,13 +158,13 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     // Nobody may be awaiting `completed`: a rejection must not become an unhandled one.
     this.completed.catch(() => undefined);
 
-    this.stopListening = client.listenToThread(threadId, {
+    this.stopListening = host.listenToThread(threadId, {
       notification: (notification) => this.route(notification),
       closed: (error) => this.fail(error),
     });
     // Not aborted by the signal: a turn/start the server may already have acted on must be answered
     // with turn/interrupt once its id is known (the abort handler below waits for it).
-    this.started = client.request("turn/start", { ...(options.params as object), threadId, input }).then(
+    this.started = host.request("turn/start", { ...(options.params as object), threadId, input }).then(
       (response) => {
         const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
         if (typeof turnId !== "string") {
@@ -168,7 +179,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
         for (const notification of early) this.route(notification);
         // The thread may have gone idle before we knew the turn's id: that arms the watchdog now.
         if (this.threadStatus === "idle") this.onThreadStatus("idle");
-        return response.turn.id;
+        return turnId;
       },
       (error: unknown) => {
         this.fail(error);
@@ -182,7 +193,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
         this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
         // Settled first: the interrupt's own turn/completed must not win over the timeout. A turn
         // not yet started is interrupted once the server says its id: nobody owns it otherwise.
-        const interrupt = (id: string) => this.client.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
+        const interrupt = (id: string) => this.host.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
         if (turnId !== undefined) void interrupt(turnId);
         else this.started.then(interrupt, () => undefined);
       });
@@ -205,17 +216,12 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     return this.turnId;
   }
 
-  /** How many subscribers `events$`, `items$` and `text$` have together now (for leak checks). */
-  get subscriberCount(): number {
-    return this.eventSubject.subscriberCount + this.itemSubject.subscriberCount + this.textSubject.subscriberCount;
-  }
-
   /** Asks the server to stop the turn; it then completes with status `interrupted`. */
   async interrupt(): Promise<void> {
     if (this.done) return;
     const turnId = await this.started;
     if (this.done) return;
-    await this.client.request("turn/interrupt", { threadId: this.threadId, turnId });
+    await this.host.request("turn/interrupt", { threadId: this.threadId, turnId });
   }
 
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
@@ -281,7 +287,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     this.reading = true;
     let turn: ProtocolTurn | undefined;
     try {
-      const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true });
+      const result: unknown = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true });
       turn = turnIn(result, this.turnId);
       if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) {
         this.report("turn-recovery", `turn ${excerptOf(this.turnId)}: the thread/read result has no \`thread.turns\` array`);
@@ -311,7 +317,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
       if (this.done) return;
       this.report("turn-recovery", `turn ${this.turnId === undefined ? "(not started)" : excerptOf(this.turnId)}: turn/interrupt failed: ${describeThrown(error)}`);
       if (this.turnId !== undefined) {
-        const result: unknown = await this.client.request("thread/read", { threadId: this.threadId, includeTurns: true }).catch(() => undefined);
+        const result: unknown = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true }).catch(() => undefined);
         const turn = turnIn(result, this.turnId);
         if (turn && turn.status !== "inProgress") {
           this.finish(turn, "watchdog");
@@ -323,7 +329,7 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
   }
 
   private report(kind: "buffer-overflow" | "turn-recovery", message: string): void {
-    this.client.connection.report({ kind, message });
+    this.host.report({ kind, message });
   }
 
   private finish(turn: ProtocolTurn, completedBy: CompletedTurn["completedBy"]): void {

@@ -1,4 +1,4 @@
-import { redactedStart } from "../redact-secrets.js";
+import { redactedStart } from "./redact-secrets.js";
 
 const EXCERPT_CHARS = 200;
 

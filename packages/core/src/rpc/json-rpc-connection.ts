@@ -10,20 +10,20 @@ import {
   ServerOverloadedError,
   InvalidHandlerResultError,
   type TransportCloseInfo,
-} from "./errors.js";
+} from "../errors/errors.js";
 import type {
   JsonRpcErrorObject,
   JsonRpcMessage,
   JsonRpcNotification,
   JsonRpcRequest,
   RequestId,
-} from "./json-rpc-message.js";
-import { Multicast } from "./multicast.js";
-import { backoffDelay } from "./backoff.js";
-import { checkJson, describeThrown, excerptOf } from "./describe-value.js";
-import { checkTimeout, startTimer, type CancelTimer } from "./long-timer.js";
+} from "../framing/json-rpc-message.js";
+import { Multicast } from "../util/multicast.js";
+import { backoffDelay } from "../util/backoff.js";
+import { checkJson, describeThrown, excerptOf } from "../util/describe-value.js";
+import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
-import type { Transport, TransportDiagnostic } from "./transport.js";
+import type { Transport, TransportDiagnostic } from "../transport/transport.js";
 
 export interface RequestOptions {
   /**

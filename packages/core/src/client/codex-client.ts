@@ -1,14 +1,5 @@
-import { BehaviorSubject, filter, map, ReplaySubject, Subject, type Observable } from "rxjs";
-import {
-  protocol as stableProtocol,
-  type AskForApproval,
-  type ClientInfo,
-  type InitializeResponse,
-  type ServerNotification,
-  type ServerNotificationMap,
-  type ServerRequestMap,
-  type Thread as ProtocolThread,
-} from "@codex-rpc/protocol";
+import { BehaviorSubject, ReplaySubject, Subject, type Observable } from "rxjs";
+import { protocol as stableProtocol, type AskForApproval, type ClientInfo, type InitializeResponse, type Thread as ProtocolThread } from "@codex-rpc/protocol";
 import type {
   ClientRequestMethodOf,
   CodexProtocol,
@@ -22,40 +13,29 @@ import type {
   ServerRequestMethodOf,
   ThreadResumeParamsOf,
   ThreadStartParamsOf,
-} from "./protocol-types.js";
-import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
-import { callDynamicTool, dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
+} from "../rpc/protocol-types.js";
+import type { ApprovalPolicy } from "./approval-policy.js";
+import { dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
 import {
-  CodexRpcError,
   ConnectionClosedError,
-  JSON_RPC_INTERNAL_ERROR,
-  JSON_RPC_METHOD_NOT_FOUND,
   MethodNotSupportedError,
   ProtocolError,
   ProtocolVersionMismatchError,
   ServerError,
   ValidationFailedError,
   type TransportCloseInfo,
-} from "./errors.js";
+} from "../errors/errors.js";
 import { isUnknownMethodError, serverVersionOf } from "./server-version.js";
-import {
-  JsonRpcConnection,
-  JsonRpcReplyError,
-  type ConnectionDiagnostic,
-  type JsonRpcConnectionOptions,
-  type RequestOptions,
-  type ServerRequestContext,
-} from "./json-rpc-connection.js";
-import type { JsonRpcNotification, JsonRpcRequest } from "./json-rpc-message.js";
-import { Multicast } from "./multicast.js";
-import { backoffDelay } from "./backoff.js";
-import { threadIdOf } from "./notification-routing.js";
-import { malformedReason } from "./notification-shape.js";
-import { describeThrown, excerptOf } from "./describe-value.js";
-import { startTimer } from "./long-timer.js";
+import { JsonRpcConnection, type ConnectionDiagnostic, type JsonRpcConnectionOptions, type RequestOptions, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
+import { NotificationRouter } from "./notification-router.js";
+import { Reconnector } from "./reconnector.js";
 import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
-import { Thread } from "./thread.js";
-import type { Transport } from "./transport.js";
+import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
+import { validationErrors, type ValidatorTables } from "./validator-tables.js";
+import type { SessionHost } from "../session/session-host.js";
+import { Thread } from "../session/thread.js";
+import type { Transport } from "../transport/transport.js";
 
 /** The arguments of `request(method, …)`: params may be left out where the method takes none. */
 export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> =
@@ -77,12 +57,6 @@ export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees, by default. */
 const DEFAULT_DIAGNOSTICS_REPLAY = 100;
-
-/** What a turn registers to follow its thread (see `listenToThread`). */
-export interface ThreadListener {
-  notification(notification: ServerNotification): void;
-  closed(error: ConnectionClosedError): void;
-}
 
 export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends JsonRpcConnectionOptions {
   /**
@@ -137,8 +111,28 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
   readonly reconnect?: boolean | ReconnectOptions;
 }
 
-/** After these a thread is no longer open here: it is not resumed after a reconnect. */
-const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/archived", "thread/deleted"]);
+/**
+ * What a client keeps to itself, read by tests and benchmarks through `@codex-rpc/core/testing`
+ * only: none of it is on the client's type.
+ */
+export interface ClientInternals {
+  /** The JSON-RPC connection in use (a new one after each reconnect): its pending counts. */
+  readonly connection: JsonRpcConnection;
+  /** How many turns listen for their thread's notifications (for leak checks). */
+  readonly threadListenerCount: number;
+  /** How many subscribers `notifications()` and `unknownNotifications()` have together now (for leak checks). */
+  readonly notificationSubscriberCount: number;
+  /** A Thread for a thread the server already has, without `thread/start` (benchmarks script the server). */
+  threadFor(info: ProtocolThread): Thread<DefaultProtocolTypes>;
+}
+
+/** Set by CodexClient's static block, which alone can read its private fields. */
+let readInternals: (client: CodexClient<ProtocolTypesShape>) => ClientInternals;
+
+/** A client's internals (see ClientInternals): for `@codex-rpc/core/testing`, not the public entries. */
+export function clientInternals<T extends ProtocolTypesShape>(client: CodexClient<T>): ClientInternals {
+  return readInternals(client as unknown as CodexClient<ProtocolTypesShape>);
+}
 
 /**
  * A typed client for one codex app-server connection: `connect()` runs the handshake
@@ -147,59 +141,91 @@ const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/ar
  * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
  */
 export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  static {
+    readInternals = (client) => ({
+      get connection() {
+        return client.#connection;
+      },
+      get threadListenerCount() {
+        return client.#router.threadListenerCount;
+      },
+      get notificationSubscriberCount() {
+        return client.#router.subscriberCount;
+      },
+      threadFor: (info) => new Thread(client.#sessionHost, info as never),
+    });
+  }
+
   /** What the server said about itself in reply to `initialize` (the latest, after a reconnect). */
   initializeResponse!: InitializeResponse;
   /** The codex version the server runs, read from `initializeResponse.userAgent` (undefined if it does not say). */
   serverVersion: string | undefined;
   /** The codex version this client's protocol types and validators were generated from. */
   readonly protocolVersion: string;
-  readonly state$ = new BehaviorSubject<ClientState>("connecting");
+  /** The client's state now and at every change (replayed to a new subscriber); read-only. */
+  readonly state$: Observable<ClientState>;
   /** Resolves once the client is closed for good (after a reconnect gave up, too), with how the last connection ended. */
   readonly closed: Promise<TransportCloseInfo>;
   /** One event per successful reconnection: what was resumed and when the gap was. */
   readonly reconnections$: Observable<Reconnection>;
 
+  readonly #state = new BehaviorSubject<ClientState>("connecting");
   #connection!: JsonRpcConnection;
-  private readonly handlers = new Map<string, (params: unknown, context: ServerRequestContext) => unknown>();
-  private readonly tools: ReadonlyMap<string, DynamicTool>;
-  private validators: ValidatorTables | undefined;
+  #validators: ValidatorTables | undefined;
+  readonly #options: CodexClientOptions<T>;
   readonly #protocol: CodexProtocol<ProtocolTypesShape>;
-  readonly #knownNotifications: ReadonlySet<string>;
-  private readonly typedNotifications = new Multicast<ServerNotification>();
-  /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
-  private readonly threadListeners = new Map<string, Set<ThreadListener>>();
-  private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
+  readonly #router: NotificationRouter;
+  readonly #dispatcher: ServerRequestDispatcher;
   readonly #diagnostics: ReplaySubject<ConnectionDiagnostic>;
   readonly #reconnections = new Subject<Reconnection>();
   /** Threads started or resumed through this client, with their approval policy: resumed again after a reconnect. */
   readonly #openThreads = new Map<string, AskForApproval>();
-  readonly #factory: TransportFactory | undefined;
-  readonly #reconnect: Required<ReconnectOptions> | undefined;
+  readonly #reconnector: Reconnector | undefined;
   #closeRequested = false;
   /** How the last connection ended: what requests made while reconnecting fail with. */
   #lastClose: TransportCloseInfo | undefined;
-  /** Reconnect attempts spent since the connection last stayed up for `stableAfterMs`. */
-  #reconnectAttempts = 0;
-  /** When the last reconnect succeeded. */
-  #reconnectedAt: number | undefined;
-  /** Set when the connection a reconnect attempt opened drops before the attempt is done. */
-  #droppedDuringReconnect: TransportCloseInfo | undefined;
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
-  /** Wakes a reconnect backoff when close() is called. */
-  #wakeBackoff: (() => void) | undefined;
+  /** What the threads and turns of this client use of it. */
+  readonly #sessionHost: SessionHost;
 
-  private constructor(
-    transport: Transport,
-    factory: TransportFactory | undefined,
-    private readonly options: CodexClientOptions<T>,
-  ) {
+  private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>) {
+    this.#options = options;
     this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
     this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
     this.protocolVersion = this.#protocol.version;
-    this.#knownNotifications = new Set(this.#protocol.serverNotificationMethods);
-    this.tools = new Map((options.tools ?? []).map((tool) => [tool.name, tool]));
-    this.#factory = factory;
-    this.#reconnect = options.reconnect ? resolveReconnect(options.reconnect === true ? {} : options.reconnect) : undefined;
+    this.state$ = this.#state.asObservable();
+    // The router and the dispatcher read the connection in use and the validators when they need them.
+    const client = this;
+    const parts = {
+      get connection(): JsonRpcConnection {
+        return client.#connection;
+      },
+      get validators(): ValidatorTables | undefined {
+        return client.#validators;
+      },
+      threadEnded: (threadId: string) => void this.#openThreads.delete(threadId),
+    };
+    this.#router = new NotificationRouter(parts, new Set(this.#protocol.serverNotificationMethods));
+    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], options.approvals ?? "decline");
+    this.#sessionHost = {
+      request: (method, params) => this.#requestNow(method, params),
+      listenToThread: (threadId, listener) => this.#router.listenToThread(threadId, listener),
+      report: (diagnostic) => this.#connection.report(diagnostic),
+      turnTimeoutMs: options.turnTimeoutMs,
+    };
+    this.#reconnector =
+      options.reconnect && factory
+        ? new Reconnector(resolveReconnect(options.reconnect === true ? {} : options.reconnect), {
+            closeRequested: () => this.#closeRequested,
+            openTransport: factory,
+            connect: async (next) => {
+              this.#attach(next);
+              await this.#handshake();
+            },
+            closeConnection: () => this.#connection.close(),
+            resumeOpenThreads: () => this.#resumeOpenThreads(),
+          })
+        : undefined;
     this.reconnections$ = this.#reconnections.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
@@ -229,7 +255,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
     try {
       if (options.validate) {
-        client.validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
+        client.#validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
       }
       await client.#handshake();
     } catch (error) {
@@ -237,22 +263,22 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       await client.close().catch(() => undefined);
       throw error;
     }
-    client.state$.next("open");
+    client.#state.next("open");
     return client;
+  }
+
+  /** The client's state now (see `state$`). */
+  get state(): ClientState {
+    return this.#state.value;
   }
 
   /** The default turn timeout (see `CodexClientOptions.turnTimeoutMs`). */
   get turnTimeoutMs(): number | undefined {
-    return this.options.turnTimeoutMs;
-  }
-
-  /** The JSON-RPC connection in use (a new one after each reconnect). */
-  get connection(): JsonRpcConnection {
-    return this.#connection;
+    return this.#options.turnTimeoutMs;
   }
 
   async #handshake(): Promise<void> {
-    const options = this.options;
+    const options = this.#options;
     this.initializeResponse = (await this.#request("initialize", {
       clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
       capabilities: {
@@ -271,9 +297,9 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   #attach(transport: Transport): void {
     const connection = new JsonRpcConnection(transport, {
-      ...this.options,
-      onServerRequest: (request, context) => this.answer(request, context),
-      onNotification: (notification) => this.onNotification(notification),
+      ...this.#options,
+      onServerRequest: (request, context) => this.#dispatcher.answer(request, context),
+      onNotification: (notification) => this.#router.route(notification),
     });
     this.#connection = connection;
     connection.diagnostics.subscribe((diagnostic) => this.#diagnostics.next(boundedDiagnostic(diagnostic)));
@@ -282,14 +308,12 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   #onConnectionClosed(connection: JsonRpcConnection, info: TransportCloseInfo): void {
     if (connection !== this.#connection) return; // a failed reconnect attempt's connection
-    if (this.state$.value === "reconnecting") {
-      this.#droppedDuringReconnect = info; // the attempt under way sees it and tries again
+    if (this.#state.value === "reconnecting") {
+      this.#reconnector?.droppedDuringAttempt(info); // the attempt under way sees it and tries again
       return;
     }
-    const error = new ConnectionClosedError(info);
-    for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
-    this.threadListeners.clear();
-    const reconnecting = this.#reconnect && this.#factory && !this.#closeRequested && this.state$.value === "open" && info.reason !== "closed";
+    this.#router.connectionClosed(new ConnectionClosedError(info));
+    const reconnecting = this.#reconnector && !this.#closeRequested && this.#state.value === "open" && info.reason !== "closed";
     this.#lastClose = info;
     // The loop settles everything itself; this catch is the guard that no bug of it goes unhandled.
     if (reconnecting) this.#reconnectAfter(info).catch(() => this.#finish(info));
@@ -297,54 +321,15 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   }
 
   async #reconnectAfter(cause: TransportCloseInfo): Promise<void> {
-    const policy = this.#reconnect!;
     const disconnectedAt = Date.now();
-    this.state$.next("reconnecting");
-    // A connection that drops soon after a reconnect did not recover: the attempts spent on it
-    // still count, so a server that accepts and then drops cannot keep the client reconnecting.
-    const recovered = this.#reconnectedAt === undefined || disconnectedAt - this.#reconnectedAt >= policy.stableAfterMs;
-    if (recovered) this.#reconnectAttempts = 0;
-    let lastClose = cause;
-    for (let attempt = 1; this.#reconnectAttempts < policy.maxAttempts && !this.#closeRequested; attempt++) {
-      this.#reconnectAttempts++;
-      await this.#backoff(backoffDelay(this.#reconnectAttempts, policy));
-      if (this.#closeRequested) break;
-      this.#droppedDuringReconnect = undefined;
-      let transport: Transport | undefined;
-      try {
-        transport = await this.#factory!();
-        if (this.#closeRequested) {
-          await transport.close();
-          break;
-        }
-        this.#attach(transport);
-        await this.#handshake();
-      } catch (error) {
-        lastClose = transport ? await this.#connection.close() : { reason: "error", error };
-        continue;
-      }
-      const threads = await this.#resumeOpenThreads();
-      if (this.#droppedDuringReconnect) {
-        lastClose = this.#droppedDuringReconnect;
-        continue;
-      }
-      this.#reconnectedAt = Date.now();
-      this.state$.next("open");
-      this.#reconnections.next({ cause, attempts: attempt, disconnectedAt, reconnectedAt: Date.now(), threads });
+    this.#state.next("reconnecting");
+    const outcome = await this.#reconnector!.run(cause, disconnectedAt);
+    if ("gaveUp" in outcome) {
+      this.#finish(outcome.gaveUp);
       return;
     }
-    this.#finish(lastClose);
-  }
-
-  #backoff(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const cancel = startTimer(ms, done);
-      function done(): void {
-        cancel();
-        resolve();
-      }
-      this.#wakeBackoff = done;
-    });
+    this.#state.next("open");
+    this.#reconnections.next(outcome.reconnected);
   }
 
   async #resumeOpenThreads(): Promise<ResumedThread[]> {
@@ -362,13 +347,12 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Closed for good: every stream completes and `closed` resolves. */
   #finish(info: TransportCloseInfo): void {
-    if (this.state$.value === "closed") return;
-    this.typedNotifications.complete();
-    this.untypedNotifications.complete();
+    if (this.#state.value === "closed") return;
+    this.#router.complete();
     this.#diagnostics.complete();
     this.#reconnections.complete();
-    this.state$.next("closed");
-    this.state$.complete();
+    this.#state.next("closed");
+    this.#state.complete();
     this.#resolveClosed(info);
   }
 
@@ -379,16 +363,16 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** The caller's requests fail at once while reconnecting: nothing waits silently for a connection that may never come. */
   #requestNow(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
-    if (this.state$.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
+    if (this.#state.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
     return this.#request(method, params, options);
   }
 
   async #request(method: string, params: unknown, options?: RequestOptions): Promise<unknown> {
-    const result = await this.connection.request(method, params, options).catch((error: unknown) => {
+    const result = await this.#connection.request(method, params, options).catch((error: unknown) => {
       throw this.#unsupported(error);
     });
     if (method === "thread/unsubscribe") this.#openThreads.delete((params as { threadId: string }).threadId);
-    const validate = this.validators?.clientRequestValidators[method]?.result;
+    const validate = this.#validators?.clientRequestValidators[method]?.result;
     const errors = validate && validationErrors(validate, result);
     if (errors) throw new ValidationFailedError(method, "result", errors);
     return result;
@@ -396,8 +380,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** A request for a method this version's types do not know (a newer server's). */
   requestUntyped(method: string, params?: unknown, options?: RequestOptions): Promise<unknown> {
-    if (this.state$.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
-    return this.connection.request(method, params, options).catch((error: unknown) => {
+    if (this.#state.value === "reconnecting") return Promise.reject(new ConnectionClosedError(this.#lastClose ?? { reason: "eof" }, { method }));
+    return this.#connection.request(method, params, options).catch((error: unknown) => {
       throw this.#unsupported(error);
     });
   }
@@ -413,16 +397,12 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   notifications(): Observable<ServerNotificationOf<T>>;
   notifications<M extends ServerNotificationMethodOf<T>>(method: M): Observable<ParamsIn<T["serverNotifications"], M>>;
   notifications(method?: string): Observable<unknown> {
-    if (method === undefined) return this.typedNotifications.observable;
-    return this.typedNotifications.observable.pipe(
-      filter((notification) => notification.method === method),
-      map((notification) => notification.params),
-    );
+    return this.#router.notifications(method);
   }
 
   /** Notifications whose method this version's types do not know (a newer server's), untyped. */
   unknownNotifications(): Observable<JsonRpcNotification> {
-    return this.untypedNotifications.observable;
+    return this.#router.unknownNotifications();
   }
 
   /** What the transport and connection noticed: bad lines, failing handlers, failed validation (across reconnects). */
@@ -435,161 +415,35 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * throws (dispose the first one to replace it).
    */
   handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandlerFor<M, T>): () => void {
-    if (this.handlers.has(method)) {
-      throw new CodexRpcError("HANDLER_ALREADY_REGISTERED", `a handler for ${method} is already registered; dispose it first`);
-    }
-    const entry = handler as (params: unknown, context: ServerRequestContext) => unknown;
-    this.handlers.set(method, entry);
-    return () => {
-      if (this.handlers.get(method) === entry) this.handlers.delete(method);
-    };
+    return this.#dispatcher.handle(method, handler as UntypedServerRequestHandler);
   }
 
   /** Starts a thread; registered tools are declared on it; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
   async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<Thread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
-    const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
-    const withTools = this.tools.size > 0 ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs([...this.tools.values()]) } : { ...given, approvalPolicy };
+    const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
+    const withTools = this.#dispatcher.hasTools ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs(this.#dispatcher.toolList) } : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this, thread as never);
+    return new Thread<T>(this.#sessionHost, thread as never);
   }
 
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
   async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<Thread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
-    const approvalPolicy = given.approvalPolicy ?? this.options.defaultApprovalPolicy ?? "untrusted";
+    const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
     const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this, thread as never);
+    return new Thread<T>(this.#sessionHost, thread as never);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */
   async close(): Promise<TransportCloseInfo> {
     this.#closeRequested = true;
-    this.#wakeBackoff?.();
+    this.#reconnector?.wake();
     const info = await this.#connection.close();
     this.#finish(info);
     return this.closed;
-  }
-
-  /**
-   * Routes one notification. A message that lacks what the client reads is reported once (as
-   * `validation-failed` with validators, else `malformed-message`), still delivered on
-   * `notifications()`, and kept out of turns and client state.
-   */
-  private onNotification(notification: JsonRpcNotification): void {
-    // A method this version does not know goes to unknownNotifications() only, never to the typed
-    // streams or a turn's events: they promise ServerNotification.
-    if (!this.#knownNotifications.has(notification.method)) {
-      this.untypedNotifications.next(notification);
-      return;
-    }
-    const reported = this.validators ? this.validate(notification) : false;
-    const malformed = malformedReason(notification.method, notification.params);
-    if (malformed !== undefined) {
-      if (!reported) this.connection.report({ kind: "malformed-message", message: `${notification.method}: ${malformed}`, excerpt: excerptOf(notification) });
-      this.typedNotifications.next(notification as ServerNotification);
-      return;
-    }
-    if (THREAD_ENDINGS.has(notification.method)) {
-      const threadId = threadIdOf(notification.params);
-      if (threadId !== undefined) this.#openThreads.delete(threadId);
-    }
-    if (notification.method === "serverRequest/resolved") {
-      const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
-      this.connection.withdrawServerRequest(params.requestId);
-    }
-    this.typedNotifications.next(notification as ServerNotification);
-    const threadId = threadIdOf(notification.params);
-    const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
-    if (listeners) {
-      for (const listener of listeners) {
-        try {
-          listener.notification(notification as ServerNotification);
-        } catch (error) {
-          // One turn tripping over a message must not keep it from the thread's other turns.
-          this.connection.report({ kind: "malformed-message", message: `${notification.method}: a turn could not use it: ${describeThrown(error)}`, excerpt: excerptOf(notification) });
-        }
-      }
-    }
-  }
-
-  /** Reports a notification that fails its schema; returns whether it did. */
-  private validate(notification: JsonRpcNotification): boolean {
-    const validate = this.validators?.serverNotificationValidators[notification.method]?.params;
-    if (!validate) return false;
-    const errors = validationErrors(validate, notification.params);
-    if (!errors) return false;
-    // Still delivered: a message is never lost, and the mismatch is reported.
-    const error = new ValidationFailedError(notification.method, "params", errors);
-    this.connection.report({ kind: "validation-failed", message: error.message, excerpt: excerptOf(notification) });
-    return true;
-  }
-
-  /**
-   * Gives `listener` every notification of one thread, and the close error if the connection
-   * closes first, until the returned disposer is called.
-   */
-  listenToThread(threadId: string, listener: ThreadListener): () => void {
-    let listeners = this.threadListeners.get(threadId);
-    if (!listeners) this.threadListeners.set(threadId, (listeners = new Set()));
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.threadListeners.get(threadId) === listeners) this.threadListeners.delete(threadId);
-    };
-  }
-
-  /** How many turns listen for their thread's notifications (for leak checks). */
-  get threadListenerCount(): number {
-    let count = 0;
-    for (const listeners of this.threadListeners.values()) count += listeners.size;
-    return count;
-  }
-
-  /** How many subscribers `notifications()` and `unknownNotifications()` have together now (for leak checks). */
-  get notificationSubscriberCount(): number {
-    return this.typedNotifications.subscriberCount + this.untypedNotifications.subscriberCount;
-  }
-
-  private answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
-    const validate = this.validators?.serverRequestValidators[request.method]?.params;
-    const errors = validate && validationErrors(validate, request.params);
-    if (errors) {
-      this.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
-    }
-    if (!errors) return this.#dispatchServerRequest(request, context);
-    // A request already reported as invalid gets its error reply without a second diagnostic.
-    let outcome: unknown;
-    try {
-      outcome = this.#dispatchServerRequest(request, context);
-    } catch (error) {
-      outcome = Promise.reject(error);
-    }
-    return Promise.resolve(outcome).catch((error: unknown) => {
-      if (error instanceof JsonRpcReplyError) throw error;
-      throw new JsonRpcReplyError(JSON_RPC_INTERNAL_ERROR, `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`);
-    });
-  }
-
-  #dispatchServerRequest(request: JsonRpcRequest, context: ServerRequestContext): unknown {
-    const handler = this.handlers.get(request.method);
-    if (handler) return handler(request.params, context);
-    if (isApprovalMethod(request.method)) return answerApproval(this.options.approvals ?? "decline", request.method, request.params, context.signal);
-    if (request.method === "item/tool/call" && this.tools.size > 0) {
-      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal);
-    }
-    throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
-  }
-}
-
-/** A validator's errors, or undefined when the value passes. A validator can overflow the stack on a deeply nested value: that is a failure too. */
-function validationErrors(validate: { (value: unknown): boolean; errors?: readonly unknown[] | null }, value: unknown): readonly unknown[] | undefined {
-  try {
-    return validate(value) ? undefined : (validate.errors ?? []);
-  } catch (error) {
-    return [{ message: `the validator could not check it: ${describeThrown(error)}` }];
   }
 }
 
@@ -606,12 +460,4 @@ function boundedDiagnostic(diagnostic: ConnectionDiagnostic): ConnectionDiagnost
   const { message, excerpt } = diagnostic;
   if (message.length <= 1000 && (excerpt === undefined || excerpt.length <= 200)) return diagnostic;
   return { ...diagnostic, message: message.slice(0, 1000), ...(excerpt === undefined ? {} : { excerpt: excerpt.slice(0, 200) }) };
-}
-
-/** How the client looks validators up: by method, each possibly missing (another version's table). */
-type ValidatorFunction = { (value: unknown): boolean; errors?: readonly unknown[] | null };
-interface ValidatorTables {
-  readonly clientRequestValidators: Readonly<Record<string, { readonly result?: ValidatorFunction } | undefined>>;
-  readonly serverRequestValidators: Readonly<Record<string, { readonly params?: ValidatorFunction } | undefined>>;
-  readonly serverNotificationValidators: Readonly<Record<string, { readonly params?: ValidatorFunction } | undefined>>;
 }

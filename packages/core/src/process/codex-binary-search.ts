@@ -1,4 +1,4 @@
-import { CodexRpcError } from "./errors.js";
+import { CodexRpcError } from "../errors/errors.js";
 
 /** The npm package that holds codex's native binary for one platform, and where in it the binary is. */
 export interface CodexPlatformTarget {

@@ -1,4 +1,4 @@
-import { diagnosticExcerpt } from "./framing/diagnostic-excerpt.js";
+import { diagnosticExcerpt } from "./diagnostic-excerpt.js";
 import { redactedStart } from "./redact-secrets.js";
 
 /** Longest text a diagnostic or error built from foreign data carries. */

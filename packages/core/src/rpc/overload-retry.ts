@@ -1,4 +1,4 @@
-import type { BackoffOptions } from "./backoff.js";
+import type { BackoffOptions } from "../util/backoff.js";
 
 /** How requests answered -32001 "Server overloaded; retry later." are retried. */
 export interface OverloadRetryOptions extends BackoffOptions {

@@ -8,7 +8,7 @@ import type {
   ReviewDecision,
   ServerRequestMap,
 } from "@codex-rpc/protocol";
-import { InvalidHandlerResultError } from "./errors.js";
+import { InvalidHandlerResultError } from "../errors/errors.js";
 
 /** One decision vocabulary for every kind of approval; mapped to each method's own answer. */
 export type ApprovalDecision = "accept" | "acceptForSession" | "decline" | "cancel";

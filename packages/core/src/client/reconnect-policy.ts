@@ -1,7 +1,7 @@
 import type { Thread as ProtocolThread } from "@codex-rpc/protocol";
-import type { BackoffOptions } from "./backoff.js";
-import type { CodexRpcError, TransportCloseInfo } from "./errors.js";
-import type { Transport } from "./transport.js";
+import type { BackoffOptions } from "../util/backoff.js";
+import type { CodexRpcError, TransportCloseInfo } from "../errors/errors.js";
+import type { Transport } from "../transport/transport.js";
 
 /** Opens a fresh transport to the same server: what a client that reconnects is given. */
 export type TransportFactory = () => Promise<Transport>;

@@ -1,11 +1,11 @@
 import { ReplaySubject, type Observable } from "rxjs";
-import { ConnectionClosedError, type TransportCloseInfo } from "./errors.js";
-import { NdjsonDecoder, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
-import { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
-import type { JsonRpcMessage } from "./json-rpc-message.js";
+import { ConnectionClosedError, type TransportCloseInfo } from "../errors/errors.js";
+import { NdjsonDecoder, type NdjsonDecoderOptions } from "../framing/ndjson-decoder.js";
+import { encodeNdjsonLine } from "../framing/ndjson-encoder.js";
+import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
 import { MessageInbox } from "./message-inbox.js";
-import { settlesWithin } from "./settles-within.js";
-import { startTimer, type CancelTimer } from "./long-timer.js";
+import { settlesWithin } from "../util/settles-within.js";
+import { startTimer, type CancelTimer } from "../util/long-timer.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */

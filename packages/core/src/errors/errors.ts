@@ -1,5 +1,5 @@
-import { describeThrown, excerptOf } from "./describe-value.js";
-import { redactDeep, redactedStart } from "./redact-secrets.js";
+import { describeThrown, excerptOf } from "../util/describe-value.js";
+import { redactDeep, redactedStart } from "../util/redact-secrets.js";
 
 /** The longest server error message kept (the rest is cut). */
 const MAX_SERVER_MESSAGE_CHARS = 2_000;

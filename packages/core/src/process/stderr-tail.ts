@@ -1,4 +1,4 @@
-import { REDACTION_CUT_MARGIN, redactedStart, redactSecrets } from "./redact-secrets.js";
+import { REDACTION_CUT_MARGIN, redactedStart, redactSecrets } from "../util/redact-secrets.js";
 import { stripAnsi } from "./strip-ansi.js";
 
 /** A line longer than this is cut: stderr is for people, and a runaway line must not grow memory. */

@@ -1,6 +1,6 @@
 import type { DynamicToolCallParams, DynamicToolCallResponse, JsonValue } from "@codex-rpc/protocol";
 import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
-import { redactSecrets } from "./redact-secrets.js";
+import { redactSecrets } from "../util/redact-secrets.js";
 
 /** A tool the model may call, declared on `thread/start` and answered by this client. */
 export interface DynamicTool {

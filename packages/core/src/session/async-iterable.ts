@@ -1,5 +1,5 @@
 import type { Observable } from "rxjs";
-import { QueueOverflowError } from "./errors.js";
+import { QueueOverflowError } from "../errors/errors.js";
 
 export interface AsyncIterableOptions {
   /**

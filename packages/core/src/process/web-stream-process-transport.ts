@@ -1,12 +1,12 @@
 import type { Observable } from "rxjs";
-import type { TransportCloseInfo } from "./errors.js";
-import type { JsonRpcMessage } from "./json-rpc-message.js";
-import { createNdjsonTransport, type NdjsonTransport } from "./ndjson-transport.js";
+import type { TransportCloseInfo } from "../errors/errors.js";
+import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
+import { createNdjsonTransport, type NdjsonTransport } from "../transport/ndjson-transport.js";
 import type { ProcessTransportOptions } from "./process-transport-options.js";
-import { settlesWithin } from "./settles-within.js";
+import { settlesWithin } from "../util/settles-within.js";
 import { readStderrInto, type StderrReader } from "./stderr-reader.js";
 import { StderrTail } from "./stderr-tail.js";
-import type { Transport, TransportDiagnostic } from "./transport.js";
+import type { Transport, TransportDiagnostic } from "../transport/transport.js";
 
 /** How a process ended: its exit code, or the signal that ended it (and then no exit code). */
 export interface ProcessExit {

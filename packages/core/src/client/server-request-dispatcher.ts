@@ -1,0 +1,90 @@
+import type { ServerRequestMap } from "@codex-rpc/protocol";
+import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError } from "../errors/errors.js";
+import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
+import { JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import { describeThrown, excerptOf } from "../util/describe-value.js";
+import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
+import { callDynamicTool, type DynamicTool } from "./dynamic-tools.js";
+import { validationErrors, type ValidatorTables } from "./validator-tables.js";
+
+/** A handler as the dispatcher keeps it: untyped (the client's `handle` types it by method). */
+export type UntypedServerRequestHandler = (params: unknown, context: ServerRequestContext) => unknown;
+
+/** What the dispatcher reads of the client it answers for. */
+export interface ServerRequestDispatcherHost {
+  /** The connection in use (a new one after each reconnect): where problems are reported. */
+  readonly connection: JsonRpcConnection;
+  readonly validators: ValidatorTables | undefined;
+}
+
+/**
+ * Answers the server's requests: a registered handler, else the approval policy for approvals,
+ * else the tool registry for `item/tool/call`, else -32601.
+ */
+export class ServerRequestDispatcher {
+  private readonly handlers = new Map<string, UntypedServerRequestHandler>();
+  private readonly tools: ReadonlyMap<string, DynamicTool>;
+
+  constructor(
+    private readonly host: ServerRequestDispatcherHost,
+    tools: readonly DynamicTool[],
+    private readonly approvals: ApprovalPolicy,
+  ) {
+    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+  }
+
+  /** Whether tools were given (they are declared on every `thread/start`). */
+  get hasTools(): boolean {
+    return this.tools.size > 0;
+  }
+
+  /** The tools, in the order given. */
+  get toolList(): DynamicTool[] {
+    return [...this.tools.values()];
+  }
+
+  /**
+   * Answers a kind of server request. Returns a disposer; a second handler for the same method
+   * throws (dispose the first one to replace it).
+   */
+  handle(method: string, handler: UntypedServerRequestHandler): () => void {
+    if (this.handlers.has(method)) {
+      throw new CodexRpcError("HANDLER_ALREADY_REGISTERED", `a handler for ${method} is already registered; dispose it first`);
+    }
+    const entry = handler;
+    this.handlers.set(method, entry);
+    return () => {
+      if (this.handlers.get(method) === entry) this.handlers.delete(method);
+    };
+  }
+
+  answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
+    const validate = this.host.validators?.serverRequestValidators[request.method]?.params;
+    const errors = validate && validationErrors(validate, request.params);
+    if (errors) {
+      this.host.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
+    }
+    if (!errors) return this.dispatch(request, context);
+    // A request already reported as invalid gets its error reply without a second diagnostic.
+    let outcome: unknown;
+    try {
+      outcome = this.dispatch(request, context);
+    } catch (error) {
+      outcome = Promise.reject(error);
+    }
+    return Promise.resolve(outcome).catch((error: unknown) => {
+      if (error instanceof JsonRpcReplyError) throw error;
+      throw new JsonRpcReplyError(JSON_RPC_INTERNAL_ERROR, `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`);
+    });
+  }
+
+  private dispatch(request: JsonRpcRequest, context: ServerRequestContext): unknown {
+    const handler = this.handlers.get(request.method);
+    if (handler) return handler(request.params, context);
+    if (isApprovalMethod(request.method)) return answerApproval(this.approvals, request.method, request.params, context.signal);
+    if (request.method === "item/tool/call" && this.tools.size > 0) {
+      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal);
+    }
+    throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
+  }
+}
