@@ -11,7 +11,6 @@ export type CodexRpcErrorCode =
   | "REQUEST_ABORTED"
   | "SERVER_ERROR"
   | "SERVER_OVERLOADED"
-  | "NOT_INITIALIZED"
   | "HANDLER_ALREADY_REGISTERED"
   | "VALIDATION_FAILED"
   /** The server sent something the client cannot use where it needs it (e.g. a `turn/start` result without `turn`). */
