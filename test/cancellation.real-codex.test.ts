@@ -2,7 +2,6 @@
 // the handshake (of CodexClient.connect and of connectCodex) and `await using` leave no process
 // behind, checked by PID. The turn-level paths (firstValueFrom(text$) leaves the turn running,
 // `break` interrupts whoever else listens, a turn's `signal`) are in real-codex-client.test.ts.
-import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { CodexClient, RequestAbortedError } from "@codex-rpc/core";
 import { connectCodex, spawnCodexAppServer } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
+import { isRunning, startedBy } from "./support/process-tree.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -25,47 +25,6 @@ async function offlineCodex(script = [reply.text("Done.", { chunks: 2 })]) {
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-cancellation-"));
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
   return { provider, spawn: { env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace }, workspace };
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Every process descended from this one (connectCodex does not hand out its child's PID). */
-function descendants(): number[] {
-  const table = execFileSync("ps", ["-eo", "pid=,ppid="], { encoding: "utf8" })
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number) as [number, number]);
-  const found: number[] = [];
-  const parents = [process.pid];
-  for (let parent = parents.pop(); parent !== undefined; parent = parents.pop()) {
-    for (const [pid, ppid] of table) {
-      if (ppid !== parent) continue;
-      found.push(pid);
-      parents.push(pid);
-    }
-  }
-  // The `ps` that listed them has exited by now.
-  return found.filter((pid) => isRunning(pid));
-}
-
-/** The descendants a call started, excluding the `ps` that looked. */
-async function startedBy(work: () => Promise<unknown>): Promise<{ during: number[]; after: number[] }> {
-  const before = new Set(descendants());
-  const during: number[] = [];
-  const sampling = setInterval(() => during.push(...descendants().filter((pid) => !before.has(pid))), 10);
-  try {
-    await work();
-  } finally {
-    clearInterval(sampling);
-  }
-  return { during: [...new Set(during)], after: descendants().filter((pid) => !before.has(pid)) };
 }
 
 describe("cancellation and cleanup against the real codex app-server", () => {
