@@ -31,7 +31,7 @@ describe("connectCodex against the real codex app-server", () => {
     expectTypeOf(typedByProtocol).toBeFunction();
   });
 
-  it("with `reconnect`, starts a new server when its server is killed, and resumes the thread", async () => {
+  it("with `reconnect`, starts a new server when its server is killed, and resumes the thread (a signal aborted after connect changes nothing)", async () => {
     const provider = await MockResponsesProvider.start({ script: [reply.text("Before.", { chunks: 2 }), reply.text("After.", { chunks: 2 })] });
     cleanups.push(() => provider.close());
     const home = await createCodexHome({ provider });
@@ -40,7 +40,9 @@ describe("connectCodex against the real codex app-server", () => {
     cleanups.push(() => rm(workspace, { recursive: true, force: true }));
 
     const before = new Set(descendants());
-    const client = await connectCodex({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, reconnect: { initialDelayMs: 10 } });
+    const handshake = new AbortController();
+    const client = await connectCodex({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, reconnect: { initialDelayMs: 10 }, signal: handshake.signal });
+    handshake.abort(); // guards the first start and handshake only
     cleanups.push(() => client.close());
     const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
     expect((await thread.run("One.").completed).finalText).toBe("Before.");

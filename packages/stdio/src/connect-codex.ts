@@ -16,6 +16,13 @@ export type ConnectCodexOptions<T extends ProtocolTypesShape = DefaultProtocolTy
  *   (or an aborted `signal`) the server is ended first.
  */
 export async function connectCodex<T extends ProtocolTypesShape = DefaultProtocolTypes>(options: ConnectCodexOptions<T> = {}): Promise<CodexClient<T>> {
-  const start = () => spawnCodexAppServer(options);
+  // `signal` guards the first start only: a restart after a drop is the open client's business.
+  const { signal: _firstStartOnly, ...restart } = options;
+  let restarting = false;
+  const start = () => {
+    const spawnOptions = restarting ? restart : options;
+    restarting = true;
+    return spawnCodexAppServer(spawnOptions);
+  };
   return CodexClient.connect<T>(options.reconnect ? start : await start(), options);
 }
