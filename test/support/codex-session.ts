@@ -5,9 +5,9 @@
 // settles spins a core instead of exiting).
 //
 // Usage: <runtime …> codex-session.ts <deno|bun> '<ScenarioInput as JSON>'
-import { CodexClient, ConnectionClosedError, type Transport, type TransportCloseInfo } from "@codex-rpc/core";
+import { CodexClient, ConnectionClosedError, type CodexClientOptions, type Transport, type TransportCloseInfo } from "@codex-rpc/core";
 
-export type SessionScenario = "turn" | "not-found" | "exit-at-start" | "killed-mid-turn";
+export type SessionScenario = "turn" | "not-found" | "exit-at-start" | "killed-mid-turn" | "cancellation";
 
 export interface ScenarioInput {
   readonly scenario: SessionScenario;
@@ -18,8 +18,16 @@ export interface ScenarioInput {
 }
 
 /** What the script uses of an adapter package: both `@codex-rpc/deno` and `@codex-rpc/bun` have it. */
+interface SpawnOptions {
+  codexPath?: string;
+  env?: Record<string, string> | undefined;
+  cwd?: string | undefined;
+  signal?: AbortSignal;
+}
+
 interface AdapterPackage {
-  spawnCodexAppServer(options?: { codexPath?: string; env?: Record<string, string>; cwd?: string }): Promise<Transport & { readonly pid: number }>;
+  spawnCodexAppServer(options?: SpawnOptions): Promise<Transport & AsyncDisposable & { readonly pid: number }>;
+  connectCodex(options?: SpawnOptions & CodexClientOptions): Promise<CodexClient>;
 }
 
 /** Each adapter by the runtime it is for, imported only when asked for (the other one may not run here). */
@@ -49,7 +57,7 @@ function errorSummary(error: unknown) {
 
 async function main(runtime: string, input: ScenarioInput): Promise<void> {
   if (!(runtime in ADAPTERS)) throw new Error(`no adapter for ${runtime}; pass one of ${Object.keys(ADAPTERS).join(", ")}`);
-  const { spawnCodexAppServer }: AdapterPackage = await ADAPTERS[runtime as keyof typeof ADAPTERS]();
+  const { spawnCodexAppServer, connectCodex }: AdapterPackage = await ADAPTERS[runtime as keyof typeof ADAPTERS]();
   const clientInfo = { name: `codex-rpc-${runtime}-tests`, version: "0.0.0" };
 
   async function turn(): Promise<void> {
@@ -107,7 +115,46 @@ async function main(runtime: string, input: ScenarioInput): Promise<void> {
     print({ event: "closed", close: closeSummary(await transport.closed) });
   }
 
-  const scenarios: Record<SessionScenario, () => Promise<void>> = { turn, "not-found": notFound, "exit-at-start": exitAtStart, "killed-mid-turn": killedMidTurn };
+  /** Every way to stop a start, a handshake, a transport and a client, then a turn through connectCodex. */
+  async function cancellation(): Promise<void> {
+    const server = { env: input.env, cwd: input.cwd };
+    const notStarted = await spawnCodexAppServer({ ...server, signal: AbortSignal.abort() }).catch((error: unknown) => error);
+    print({ event: "spawn-aborted", error: errorSummary(notStarted) });
+
+    const transport = await spawnCodexAppServer(server);
+    const handshake = new AbortController();
+    const connecting = CodexClient.connect(transport, { clientInfo, signal: handshake.signal }).catch((error: unknown) => error);
+    handshake.abort(); // initialize is on its way; its reply has not come
+    print({ event: "connect-aborted", pid: transport.pid, error: errorSummary(await connecting), close: closeSummary(await transport.closed) });
+
+    const connectCodexAborted = new AbortController();
+    const connectingCodex = connectCodex({ ...server, clientInfo, signal: connectCodexAborted.signal }).catch((error: unknown) => error);
+    setTimeout(() => connectCodexAborted.abort(), 5);
+    print({ event: "connect-codex-aborted", error: errorSummary(await connectingCodex) });
+
+    let transportPid: number;
+    {
+      await using disposed = await spawnCodexAppServer(server);
+      transportPid = disposed.pid;
+    }
+    print({ event: "transport-disposed", pid: transportPid });
+
+    {
+      await using client = await connectCodex({ ...server, clientInfo });
+      const thread = await client.startThread({ cwd: input.cwd, approvalPolicy: "never" });
+      const done = await thread.run(input.prompt ?? "Hello.").completed;
+      print({ event: "turn-completed", status: done.status, finalText: done.finalText, state: client.state });
+    }
+    print({ event: "client-disposed" });
+  }
+
+  const scenarios: Record<SessionScenario, () => Promise<void>> = {
+    turn,
+    "not-found": notFound,
+    "exit-at-start": exitAtStart,
+    "killed-mid-turn": killedMidTurn,
+    cancellation,
+  };
   await scenarios[input.scenario]();
 }
 

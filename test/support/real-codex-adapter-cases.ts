@@ -133,6 +133,22 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       expect(resultOf(run, "closed")["close"]).toMatchObject({ reason: "exit", signal: "SIGKILL" });
       expect(isProcessRunning(resultOf(run, "turn-started")["pid"])).toBe(false);
     });
+
+    it("cancellation: an aborted signal starts nothing, aborts connect() and connectCodex() mid-handshake; await using ends transports and clients", async () => {
+      const { workspace, env } = await offlineCodex([reply.text("Disposed cleanly.", { chunks: 3 })]);
+      const run = await runScenario({ scenario: "cancellation", env, cwd: workspace, prompt: "Say it." });
+      expectFinished(run);
+
+      expect(resultOf(run, "spawn-aborted")["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      const aborted = resultOf(run, "connect-aborted");
+      expect(aborted["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      expect(aborted["close"]).toMatchObject({ reason: "closed" });
+      expect(isProcessRunning(aborted["pid"])).toBe(false);
+      expect(resultOf(run, "connect-codex-aborted")["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      expect(isProcessRunning(resultOf(run, "transport-disposed")["pid"])).toBe(false);
+      expect(resultOf(run, "turn-completed")).toMatchObject({ status: "completed", finalText: "Disposed cleanly.", state: "open" });
+      resultOf(run, "client-disposed");
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from "@codex-rpc/core";
+import { ConnectionClosedError, RequestAbortedError } from "@codex-rpc/core";
 import { codexChildEnvironment } from "@codex-rpc/core/process";
 import { existsSync } from "node:fs";
 import { BunStdioTransport, type BunStdioTransportOptions } from "./bun-stdio-transport.js";
@@ -16,6 +16,13 @@ export interface SpawnCodexAppServerOptions extends BunStdioTransportOptions {
    * `NAME: undefined` withholds one of the needed ones.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * An already aborted signal starts nothing: the call rejects with RequestAbortedError. Starting
+   * does not wait on the server (it resolves once the process runs), so aborting later does
+   * nothing here: pass the same signal to `CodexClient.connect()` (as `connectCodex` does) to
+   * abort the handshake and end the process, or close the transport (`await using` it).
+   */
+  readonly signal?: AbortSignal;
   /** The server's working directory. Default: this process's. */
   readonly cwd?: string;
 }
@@ -24,11 +31,13 @@ export interface SpawnCodexAppServerOptions extends BunStdioTransportOptions {
  * Starts `codex app-server` with `Bun.spawn` and resolves with its transport once the process is
  * running.
  *
+ * @throws RequestAbortedError when `signal` is already aborted (nothing is started).
  * @throws CodexRpcError `BINARY_NOT_FOUND` when no codex binary can be found (listing where it looked).
  * @throws ConnectionClosedError (reason "error") when the process cannot be started, e.g. its
  *   working directory does not exist.
  */
 export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<BunStdioTransport> {
+  if (options.signal?.aborted) throw new RequestAbortedError("spawnCodexAppServer", undefined, options.signal.reason);
   const binary = findCodexBinary({ explicitPath: options.codexPath });
   let child: Bun.Subprocess;
   try {

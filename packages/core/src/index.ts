@@ -32,6 +32,7 @@ export {
   type ServerRequestContext,
   type ServerRequestHandler,
 } from "./rpc/json-rpc-connection.js";
+export type { Disposer } from "./util/dispose-symbols.js";
 export type { OverloadRetryOptions } from "./rpc/overload-retry.js";
 export type { BackoffOptions } from "./util/backoff.js";
 export type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./client/reconnect-policy.js";

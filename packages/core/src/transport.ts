@@ -24,6 +24,8 @@ export {
 } from "./transport/ndjson-transport.js";
 export { MessageInbox } from "./transport/message-inbox.js";
 export { streamWriter } from "./transport/stream-writer.js";
+// `await using` on a transport: the runtime's Symbol.asyncDispose, or the registered fallback.
+export { asyncDisposeSymbol } from "./util/dispose-symbols.js";
 export { redactSecrets } from "./util/redact-secrets.js";
 export { settlesWithin } from "./util/settles-within.js";
 export { startTimer, checkTimeout, MAX_TIMER_DELAY_MS, type CancelTimer } from "./util/long-timer.js";

@@ -91,6 +91,15 @@ describe("createNdjsonTransport", () => {
     expect(received.values).toHaveLength(1);
   });
 
+  it("`await using` closes it when the block ends, through the same close() (called once)", async () => {
+    const { transport, shutdown } = fakeChannel();
+    {
+      await using _open = transport;
+    }
+    expect(shutdown).toHaveBeenCalledTimes(1);
+    await expect(transport.closed).resolves.toMatchObject({ reason: "closed" });
+  });
+
   it("after the channel ends, still delivers what was on its way before closing", async () => {
     const { transport, sink, ended } = fakeChannel({ eofGraceMs: 5_000 });
     const received = collect<JsonRpcMessage>(transport.messages);

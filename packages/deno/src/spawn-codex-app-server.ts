@@ -1,4 +1,4 @@
-import { ConnectionClosedError } from "@codex-rpc/core";
+import { ConnectionClosedError, RequestAbortedError } from "@codex-rpc/core";
 import { codexChildEnvironment } from "@codex-rpc/core/process";
 import { DenoStdioTransport, type DenoStdioTransportOptions } from "./deno-stdio-transport.js";
 import { findCodexBinary } from "./find-codex-binary.js";
@@ -16,6 +16,13 @@ export interface SpawnCodexAppServerOptions extends DenoStdioTransportOptions {
    * withholds one of the needed ones.
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * An already aborted signal starts nothing: the call rejects with RequestAbortedError. Starting
+   * does not wait on the server (it resolves once the process runs), so aborting later does
+   * nothing here: pass the same signal to `CodexClient.connect()` (as `connectCodex` does) to
+   * abort the handshake and end the process, or close the transport (`await using` it).
+   */
+  readonly signal?: AbortSignal;
   /** The server's working directory. Default: this program's. */
   readonly cwd?: string;
 }
@@ -25,11 +32,13 @@ export interface SpawnCodexAppServerOptions extends DenoStdioTransportOptions {
  * is running. Needs `--allow-run` (for the codex binary), `--allow-read` and
  * `--allow-env=CODEX_BIN,PATH` for the binary search (see the README).
  *
+ * @throws RequestAbortedError when `signal` is already aborted (nothing is started).
  * @throws CodexRpcError `BINARY_NOT_FOUND` when no codex binary can be found (listing where it looked).
  * @throws ConnectionClosedError (reason "error") when the process cannot be started, e.g. its
  *   working directory does not exist or `--allow-run` does not cover it.
  */
 export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<DenoStdioTransport> {
+  if (options.signal?.aborted) throw new RequestAbortedError("spawnCodexAppServer", undefined, options.signal.reason);
   const binary = findCodexBinary({ explicitPath: options.codexPath });
   let child: Deno.ChildProcess;
   try {

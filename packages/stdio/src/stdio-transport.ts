@@ -1,5 +1,5 @@
 import { type JsonRpcMessage, type Transport, type TransportCloseInfo, type TransportDiagnostic } from "@codex-rpc/core";
-import { createNdjsonTransport, settlesWithin, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
+import { asyncDisposeSymbol, createNdjsonTransport, settlesWithin, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
 import { StderrTail, type ProcessTransportOptions } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -96,6 +96,11 @@ export class StdioTransport implements Transport {
   /** Ends stdin, waits for the exit, then SIGTERM, then SIGKILL; resolves once the process is gone. */
   close(): Promise<void> {
     return this.#transport.close();
+  }
+
+  /** `await using transport = …` closes it when the block ends (see `close()`). */
+  async [asyncDisposeSymbol](): Promise<void> {
+    await this.close();
   }
 
   #readStdout(sink: NdjsonInputSink): void {

@@ -6,7 +6,7 @@ import {
   type TransportDiagnostic,
   InvalidOptionError,
 } from "@codex-rpc/core";
-import { checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
+import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
 import { ReplaySubject, type Observable } from "rxjs";
 import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
@@ -172,6 +172,11 @@ export class WebSocketTransport implements Transport {
 
   close(): Promise<void> {
     return (this.#closePromise ??= this.#closeOnce());
+  }
+
+  /** `await using transport = …` closes it when the block ends (see `close()`). */
+  async [asyncDisposeSymbol](): Promise<void> {
+    await this.close();
   }
 
   async #closeOnce(): Promise<void> {

@@ -4,7 +4,7 @@
 import WebSocket from "ws";
 import { afterEach, expect, it } from "vitest";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
-import { goDeaf, runScript, startFakeServer, type FakeServer, type ScriptRuntime } from "./support/fake-websocket-server.js";
+import { answerRequests, goDeaf, runScript, startFakeServer, type FakeServer, type ScriptRuntime } from "./support/fake-websocket-server.js";
 
 const servers: FakeServer[] = [];
 afterEach(async () => {
@@ -16,6 +16,17 @@ async function deafServer(): Promise<FakeServer> {
   servers.push(server);
   return server;
 }
+
+it("`await using` a transport closes it when the block ends", async () => {
+  const server = await startFakeServer((socket) => answerRequests(socket));
+  servers.push(server);
+  let transport: Awaited<ReturnType<typeof openWebSocketTransport>>;
+  {
+    await using opened = await openWebSocketTransport({ url: server.url, WebSocket: WebSocket as unknown as WebSocketConstructor });
+    transport = opened;
+  }
+  expect(await transport.closed).toMatchObject({ reason: "closed" });
+});
 
 it("drops the TCP connection after closeTimeoutMs when the close frame gets no answer", async () => {
   const server = await deafServer();

@@ -18,9 +18,11 @@ import type { ApprovalPolicy } from "./approval-policy.js";
 import { dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
 import {
   ConnectionClosedError,
+  InvalidOptionError,
   MethodNotSupportedError,
   ProtocolError,
   ProtocolVersionMismatchError,
+  RequestAbortedError,
   ServerError,
   ValidationFailedError,
   type TransportCloseInfo,
@@ -36,6 +38,7 @@ import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost } from "../session/session-host.js";
 import { Thread } from "../session/thread.js";
 import type { Transport } from "../transport/transport.js";
+import { asyncDisposeSymbol, disposer, type Disposer } from "../util/dispose-symbols.js";
 
 /** The arguments of `request(method, …)`: params may be left out where the method takes none. */
 export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> =
@@ -68,8 +71,18 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
   readonly protocol?: CodexProtocol<T>;
   /** Who is calling (default `{ name: "codex-rpc", version: "0.1.0" }`). */
   readonly clientInfo?: ClientInfo;
-  /** Opt in to codex's experimental API surface (needed for dynamic tools; default: whether `protocol` is the experimental one). */
+  /**
+   * Opt in to codex's experimental API surface. Default: on when `protocol` is the experimental one
+   * or `tools` are given (codex declares dynamic tools only to experimental clients); `false`
+   * together with `tools` is an InvalidOptionError.
+   */
   readonly experimentalApi?: boolean;
+  /**
+   * Aborts the handshake: `connect()` closes the transport (a process transport ends its server)
+   * and rejects with RequestAbortedError. It guards `connect()` only; aborting once the client is
+   * open does nothing (call `close()`, or `await using` the client).
+   */
+  readonly signal?: AbortSignal;
   /** Notifications the server should not send at all. */
   readonly optOutNotificationMethods?: readonly string[];
   /** How approvals are answered when no handler is registered for them (default "decline"). */
@@ -252,12 +265,16 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     }
     // Checked before a transport is opened, so a bad option leaves nothing running.
     if (options.reconnect) resolveReconnect(options.reconnect === true ? {} : options.reconnect);
+    if (options.experimentalApi === false && options.tools?.length) {
+      throw new InvalidOptionError("experimentalApi", "codex declares dynamic `tools` only to experimental clients: leave `experimentalApi` unset or true");
+    }
+    if (factory && options.signal?.aborted) throw new RequestAbortedError("initialize", undefined, options.signal.reason);
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
     try {
       if (options.validate) {
         client.#validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
       }
-      await client.#handshake();
+      await client.#handshake(options.signal);
     } catch (error) {
       client.#closeRequested = true;
       await client.close().catch(() => undefined);
@@ -277,15 +294,18 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     return this.#options.turnTimeoutMs;
   }
 
-  async #handshake(): Promise<void> {
+  /** `signal` aborts the first handshake only (a reconnect's is the client's own business). */
+  async #handshake(signal?: AbortSignal): Promise<void> {
     const options = this.#options;
-    this.initializeResponse = (await this.#request("initialize", {
+    const experimentalApi = options.experimentalApi ?? (this.#protocol.flavor === "experimental" || (options.tools?.length ?? 0) > 0);
+    const params = {
       clientInfo: options.clientInfo ?? { name: "codex-rpc", version: "0.1.0" },
       capabilities: {
-        experimentalApi: options.experimentalApi ?? this.#protocol.flavor === "experimental",
+        experimentalApi,
         ...(options.optOutNotificationMethods ? { optOutNotificationMethods: [...options.optOutNotificationMethods] } : {}),
       },
-    })) as InitializeResponse;
+    };
+    this.initializeResponse = (await this.#request("initialize", params, signal ? { signal } : undefined)) as InitializeResponse;
     await this.#connection.notify("initialized");
     this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent);
     if (this.serverVersion !== this.protocolVersion) {
@@ -411,11 +431,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   }
 
   /**
-   * Answers a kind of server request. Returns a disposer; a second handler for the same method
-   * throws (dispose the first one to replace it).
+   * Answers a kind of server request. Returns a disposer (call it, or `using` it); a second
+   * handler for the same method throws (dispose the first one to replace it).
    */
-  handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandlerFor<M, T>): () => void {
-    return this.#dispatcher.handle(method, handler as UntypedServerRequestHandler);
+  handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandlerFor<M, T>): Disposer {
+    return disposer(this.#dispatcher.handle(method, handler as UntypedServerRequestHandler));
   }
 
   /** Starts a thread; registered tools are declared on it; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
@@ -444,6 +464,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const info = await this.#connection.close();
     this.#finish(info);
     return this.closed;
+  }
+
+  /** `await using client = …` closes the client (and its server) when the block ends. */
+  async [asyncDisposeSymbol](): Promise<void> {
+    await this.close();
   }
 }
 

@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
 import { createNdjsonTransport, type NdjsonTransport } from "../transport/ndjson-transport.js";
 import type { ProcessTransportOptions } from "./process-transport-options.js";
 import { settlesWithin } from "../util/settles-within.js";
+import { asyncDisposeSymbol } from "../util/dispose-symbols.js";
 import { readStderrInto, type StderrReader } from "./stderr-reader.js";
 import { StderrTail } from "./stderr-tail.js";
 import type { Transport, TransportDiagnostic } from "../transport/transport.js";
@@ -116,6 +117,11 @@ export class WebStreamProcessTransport implements Transport {
   /** Ends stdin, waits for the exit, then SIGTERM, then SIGKILL; resolves once the process is gone. */
   close(): Promise<void> {
     return this.#transport.close();
+  }
+
+  /** `await using transport = …` closes it when the block ends (see `close()`). */
+  async [asyncDisposeSymbol](): Promise<void> {
+    await this.close();
   }
 
   async #watchProcess(stderr: StderrReader): Promise<TransportCloseInfo> {

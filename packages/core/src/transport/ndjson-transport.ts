@@ -6,6 +6,7 @@ import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
 import { MessageInbox } from "./message-inbox.js";
 import { settlesWithin } from "../util/settles-within.js";
 import { startTimer, type CancelTimer } from "../util/long-timer.js";
+import { asyncDisposeSymbol } from "../util/dispose-symbols.js";
 import type { Transport, TransportDiagnostic } from "./transport.js";
 
 /** How many diagnostics a late subscriber to `diagnostics` still sees. */
@@ -62,7 +63,7 @@ export interface NdjsonTransportOptions {
 }
 
 /** A Transport over an NDJSON byte channel, with a way for the adapter to add its own diagnostics. */
-export interface NdjsonTransport extends Transport {
+export interface NdjsonTransport extends Transport, AsyncDisposable {
   /** Emits an adapter diagnostic (e.g. a stderr line) on `diagnostics`. */
   reportDiagnostic(diagnostic: TransportDiagnostic): void;
 }
@@ -152,6 +153,11 @@ class NdjsonChannelTransport implements NdjsonTransport {
 
   close(): Promise<void> {
     return (this.#closePromise ??= this.#closeOnce());
+  }
+
+  /** `await using transport = …` closes it when the block ends (see `close()`). */
+  async [asyncDisposeSymbol](): Promise<void> {
+    await this.close();
   }
 
   reportDiagnostic(diagnostic: TransportDiagnostic): void {
