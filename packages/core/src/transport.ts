@@ -23,6 +23,7 @@ export {
   type NdjsonTransportOptions,
 } from "./transport/ndjson-transport.js";
 export { MessageInbox } from "./transport/message-inbox.js";
+export { createLoopbackTransportPair, type LoopbackTransport } from "./transport/loopback-transport.js";
 export { streamWriter } from "./transport/stream-writer.js";
 export { redactSecrets } from "./util/redact-secrets.js";
 export { settlesWithin } from "./util/settles-within.js";
