@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactDeep, redactSecrets } from "../src/util/redact-secrets.js";
+import { redactDeep, redactSecrets } from "../../src/util/redact-secrets.js";
 
 describe("redactSecrets", () => {
   it.each([

@@ -1,6 +1,6 @@
 // StderrTail and stripAnsi: the runtime-free stderr handling every process adapter (stdio, Deno, Bun) shares.
 import { describe, expect, it } from "vitest";
-import { StderrTail, stripAnsi } from "../src/process.js";
+import { StderrTail, stripAnsi } from "../../src/process.js";
 
 describe("stripAnsi", () => {
   it("removes colours, cursor moves and OSC hyperlinks, keeping the text", () => {

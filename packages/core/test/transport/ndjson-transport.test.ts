@@ -1,9 +1,9 @@
 import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it, vi } from "vitest";
-import { ConnectionClosedError, type TransportCloseInfo } from "../src/errors/errors.js";
-import type { JsonRpcMessage } from "../src/framing/json-rpc-message.js";
-import { createNdjsonTransport, type NdjsonInputSink, type NdjsonTransportOptions } from "../src/transport/ndjson-transport.js";
-import type { TransportDiagnostic } from "../src/transport/transport.js";
+import { ConnectionClosedError, type TransportCloseInfo } from "../../src/errors/errors.js";
+import type { JsonRpcMessage } from "../../src/framing/json-rpc-message.js";
+import { createNdjsonTransport, type NdjsonInputSink, type NdjsonTransportOptions } from "../../src/transport/ndjson-transport.js";
+import type { TransportDiagnostic } from "../../src/transport/transport.js";
 
 const utf8 = new TextEncoder();
 const utf8Decoder = new TextDecoder();
@@ -372,7 +372,7 @@ describe("createNdjsonTransport", () => {
 
 describe("over a pair of web streams", () => {
   it("reads messages from a ReadableStream and writes ordered lines to a WritableStream", async () => {
-    const { createNdjsonTransport, encodeNdjsonLine, streamWriter, NdjsonDecoder } = await import("../src/transport.js");
+    const { createNdjsonTransport, encodeNdjsonLine, streamWriter, NdjsonDecoder } = await import("../../src/transport.js");
     const written: unknown[] = [];
     const decoder = new NdjsonDecoder({ onMessage: (message) => written.push(message) });
     const output = new WritableStream<Uint8Array>({

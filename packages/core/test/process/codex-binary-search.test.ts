@@ -2,7 +2,7 @@
 // shows on demand (a runtime's permissions refusing a read or an environment variable, Windows).
 // The Node host is tested on real files in @codex-rpc/stdio, the Deno and Bun hosts under their runtimes.
 import { describe, expect, it } from "vitest";
-import { searchCodexBinary, type CodexBinaryHost, type CodexBinarySearchOptions } from "../src/process.js";
+import { searchCodexBinary, type CodexBinaryHost, type CodexBinarySearchOptions } from "../../src/process.js";
 
 class Denied extends Error {
   override name = "NotCapable";

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { createOrphanReaper } from "../src/process/orphan-reaper.js";
+import { createOrphanReaper } from "../../src/process/orphan-reaper.js";
 
 it("sends SIGTERM at the program's end to the children still running, and hooks the end once", async () => {
   const hooks: Array<() => void> = [];

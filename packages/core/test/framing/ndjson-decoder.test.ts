@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { NdjsonDecoder, type NdjsonDecoderOptions } from "../src/framing/ndjson-decoder.js";
-import { encodeNdjsonLine } from "../src/framing/ndjson-encoder.js";
-import type { JsonRpcMessage } from "../src/framing/json-rpc-message.js";
-import type { TransportDiagnostic } from "../src/transport/transport.js";
+import { NdjsonDecoder, type NdjsonDecoderOptions } from "../../src/framing/ndjson-decoder.js";
+import { encodeNdjsonLine } from "../../src/framing/ndjson-encoder.js";
+import type { JsonRpcMessage } from "../../src/framing/json-rpc-message.js";
+import type { TransportDiagnostic } from "../../src/transport/transport.js";
 
 const utf8 = new TextEncoder();
 
