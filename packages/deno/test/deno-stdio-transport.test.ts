@@ -1,6 +1,6 @@
 // DenoStdioTransport's process lifecycle against a fake Deno.ChildProcess (web streams and a
 // status promise, as Deno gives them), on Node: the cases every process transport passes
-// (test/support/process-transport-cases.ts). The real thing runs in deno-app-server.test.ts.
+// (test/support/process-transport-cases.ts). The real thing runs in deno-app-server.runtime.test.ts.
 import { describeProcessTransportLifecycle, fakeProcessCore } from "../../../test/support/process-transport-cases.js";
 import { DenoStdioTransport, type DenoChildProcess } from "../src/deno-stdio-transport.js";
 

@@ -1,7 +1,7 @@
 // Reconnecting, the paths the real server cannot easily produce (fake servers): giving up after
 // the bound, close() while reconnecting, a new connection that drops during its own handshake,
 // and a thread that cannot be resumed. The main path runs against the real server in
-// packages/websocket/test/reconnect.test.ts.
+// packages/websocket/test/reconnect.real-codex.test.ts.
 import { firstValueFrom, toArray } from "rxjs";
 import { expect, it } from "vitest";
 import { ScriptedAppServer } from "../support/scripted-app-server.js";

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { codexBinaryIn } from "../src/codex-binary.js";
 import { generate } from "../src/generate.js";
+import { temporaryDirectory } from "./support/temporary-directory.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url));
 const vendored = join(repositoryRoot, "schemas", "codex", "0.169.0");
@@ -30,7 +30,7 @@ describe("generate --codex PATH: straight from a binary into a package of its ow
     const found = codexBinaryIn(dirname(dirname(realpathSync(join(repositoryRoot, "node_modules", "@openai", "codex")))));
     if (!found) throw new Error("the workspace has no codex binary (npx -y pnpm@12.21.0 install)");
     binary = found;
-    out = join(mkdtempSync(join(tmpdir(), "codex-rpc-package-")), "codex-protocol");
+    out = join(temporaryDirectory("codex-rpc-package-"), "codex-protocol");
     args = ["generate", "--codex", binary, "--out", out];
     const result = await run(args);
     expect(result.stderr).toBe("");
