@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CodexClient, ConnectionClosedError, type ApprovalPolicy, type CodexClientOptions, type DynamicTool } from "@codex-rpc/core";
 import { spawnCodexAppServer, type StdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
+import { pinnedCodexBinary } from "./support/pinned-codex.js";
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -38,7 +39,7 @@ async function startSession(script: readonly ScriptedReply[], options: CodexClie
   try {
     home = await createCodexHome({ provider });
     const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-workspace-"));
-    const transport = await spawnCodexAppServer({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+    const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
     client = await CodexClient.connect(transport, { clientInfo: { name: "codex-rpc-tests", version: "0.0.0" }, ...options });
     const codexHome = home;
     const session: Session = {

@@ -11,12 +11,11 @@
 // schemas (in beforeAll, into the git-ignored .build/), and against codex 0.166.0 with the 0.169.0
 // client, which must see one version-mismatch diagnostic per connection and nothing else go wrong.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { protocol as pinnedProtocol } from "@codex-rpc/protocol";
-import { findCodexBinary } from "@codex-rpc/stdio";
 import { CONFORMANCE_CASES } from "./conformance/case-list.mjs";
 import { runCaseScript } from "./conformance/case-script-run.js";
 import { formatCompatibilityTable, type CompatibilityRow } from "./conformance/compatibility-table.js";
@@ -25,13 +24,14 @@ import { startControlServer } from "./conformance/control-server.js";
 import { PathFixture } from "./conformance/path-fixture.js";
 import { formatResultsTable, type TableCell, type TableRow } from "./conformance/results-table.js";
 import { conformanceRuntimeBinary, runtimeArguments, type ConformanceRuntime } from "./conformance/runtime-command.js";
+import { PINNED_CODEX_VERSION, pinnedCodexBinary } from "./support/pinned-codex.js";
 import { codexReleaseBinary } from "./support/runtimes.js";
 
 const REPOSITORY_ROOT = fileURLToPath(new URL("../", import.meta.url));
 /** Six cases of at most 20 s each plus their cleanup: past this the script is killed and its missing cells fail. */
 const CASE_SCRIPT_TIMEOUT_MS = 150_000;
-/** The codex release package.json pins (a devDependency, found by findCodexBinary). */
-const PINNED_CODEX = (JSON.parse(readFileSync(join(REPOSITORY_ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@openai/codex"]!;
+/** The codex release package.json pins (a devDependency). */
+const PINNED_CODEX = PINNED_CODEX_VERSION;
 /** The older release, installed by tools/install-runtimes.mjs, with its schemas vendored in schemas/codex/. */
 const OLDER_CODEX = "0.166.0";
 
@@ -47,7 +47,7 @@ interface CodexTarget {
 }
 
 const TARGETS: readonly CodexTarget[] = [
-  { server: PINNED_CODEX, codexPath: () => findCodexBinary(), protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
+  { server: PINNED_CODEX, codexPath: pinnedCodexBinary, protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
   { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: OLDER_CODEX, generated: true }, paths: CONFORMANCE_PATHS },
   { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
 ];

@@ -12,6 +12,7 @@ import { CodexClient } from "@codex-rpc/core";
 import { CODEX_ENVIRONMENT_NEEDS } from "@codex-rpc/core/process";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
+import { pinnedCodexBinary } from "../support/pinned-codex.js";
 import { runUnderRuntime } from "../support/runtimes.js";
 import { environmentSeenBy } from "./support/environment-probe.js";
 import { recordReliability } from "./support/reliability-report.js";
@@ -84,7 +85,7 @@ it("the real codex: a command it runs for the model sees what was passed, not th
   const saved = { ...process.env };
   Object.assign(process.env, { [CANARY]: parentEnv[CANARY] });
   try {
-    const transport = await spawnCodexAppServer({ env: { ...home.env, CODEX_RPC_PASSED: "yes" }, cwd: dir });
+    const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { ...home.env, CODEX_RPC_PASSED: "yes" }, cwd: dir });
     const client = await CodexClient.connect(transport);
     try {
       const thread = await client.startThread({ cwd: dir, approvalPolicy: "never" });

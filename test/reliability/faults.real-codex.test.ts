@@ -21,6 +21,7 @@ import {
 import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type StdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } from "@codex-rpc/testing";
+import { pinnedCodexBinary } from "../support/pinned-codex.js";
 import { isProcessRunning } from "../support/runtimes.js";
 import { stopProcess } from "../support/stop-process.js";
 import { FaultClock, Figures, descendantsOf, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
@@ -78,7 +79,7 @@ async function startServer(script: readonly ScriptedReply[], options: SpawnCodex
   cleanups.push(() => home.cleanup());
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-faults-"));
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
-  const transport = await spawnCodexAppServer({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, ...options });
+  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, ...options });
   const pid = transport.pid as number;
   // Should a case fail half-way, the server must not outlive it.
   cleanups.push(async () => {
@@ -261,7 +262,7 @@ it("an exit 1 at start (CODEX_HOME does not exist): connect rejects with the exi
   const missingHome = join(workspace, "no-such-codex-home");
   const clock = new FaultClock();
   clock.inject(() => undefined); // the cause is the start itself
-  const transport = await spawnCodexAppServer({ env: { PATH: process.env["PATH"] ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" }, cwd: workspace });
+  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" }, cwd: workspace });
   const pid = transport.pid as number;
   faults++;
   const connect = clock.track(CodexClient.connect(transport, clientOptions));

@@ -11,6 +11,7 @@ import { CodexClient, JSON_RPC_METHOD_NOT_FOUND, type ConnectionDiagnostic } fro
 import type { AskForApproval } from "@codex-rpc/protocol";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { FakeAppServer, MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
+import { pinnedCodexBinary } from "../support/pinned-codex.js";
 import { recordReliability } from "./support/reliability-report.js";
 
 const unhandled: unknown[] = [];
@@ -31,7 +32,7 @@ async function markerTurn(threadPolicy: AskForApproval | undefined, sandbox?: "w
   const provider = await MockResponsesProvider.start({ script: [call, reply.text("done")] });
   const home = await createCodexHome({ provider });
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-security-"));
-  const transport = await spawnCodexAppServer({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
   const client = await CodexClient.connect(transport);
   cleanups.push(async () => {
     await client.close();

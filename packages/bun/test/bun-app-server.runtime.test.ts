@@ -1,6 +1,6 @@
 // @codex-rpc/bun under the real, pinned Bun against the real codex app-server, offline: the cases
 // every adapter passes (test/support/real-codex-adapter-cases.ts).
-import { describeAdapterAgainstRealCodex } from "../../../test/support/real-codex-adapter-cases.js";
+import { describeAdapterAgainstRealCodex } from "@codex-rpc/test-support/real-codex-adapter-cases.js";
 
 describeAdapterAgainstRealCodex({
   runtime: "bun",

@@ -2,7 +2,7 @@
 // stdout/stderr, `exited` with `exitCode`/`signalCode`, as Bun gives them), on Node: the cases every
 // process transport passes (test/support/process-transport-cases.ts). The real thing runs in
 // bun-app-server.runtime.test.ts.
-import { describeProcessTransportLifecycle, fakeProcessCore } from "../../../test/support/process-transport-cases.js";
+import { describeProcessTransportLifecycle, fakeProcessCore } from "@codex-rpc/test-support/process-transport-cases.js";
 import { BunStdioTransport, type BunSubprocess } from "../src/bun-stdio-transport.js";
 
 describeProcessTransportLifecycle({

@@ -1,7 +1,7 @@
 // @codex-rpc/deno under the real, pinned Deno against the real codex app-server, offline: the cases
 // every adapter passes (test/support/real-codex-adapter-cases.ts), run with the permissions the
 // README documents.
-import { describeAdapterAgainstRealCodex, REPOSITORY_ROOT } from "../../../test/support/real-codex-adapter-cases.js";
+import { describeAdapterAgainstRealCodex, REPOSITORY_ROOT } from "@codex-rpc/test-support/real-codex-adapter-cases.js";
 
 /** The permissions the README documents for the full binary search; the script gets nothing more. */
 const SEARCH_PERMISSIONS = ["--allow-run", "--allow-read", "--allow-env=CODEX_BIN,PATH"];

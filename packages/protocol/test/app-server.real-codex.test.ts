@@ -34,9 +34,9 @@ import { clientRequestResults, serverNotificationParams } from "@codex-rpc/proto
 import {
   AppServerProcess,
   findUnusedLoopbackPort,
-  resolveCodexPackage,
   type JsonRpcReply,
 } from "./support/app-server-process.js";
+import { PINNED_CODEX_VERSION, pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 
 const CODEX_VERSION = "0.169.0";
 const NO_SUCH_THREAD = "00000000-0000-0000-0000-000000000000";
@@ -120,8 +120,7 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
   const checkedNotifications = new Set<string>();
 
   beforeAll(async () => {
-    const codex = resolveCodexPackage();
-    expect(codex.version).toBe(CODEX_VERSION);
+    expect(PINNED_CODEX_VERSION).toBe(CODEX_VERSION);
 
     const home = await mkdtemp(join(tmpdir(), "codex-rpc-real-server-"));
     context = { home };
@@ -144,7 +143,7 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
     );
 
     server = new AppServerProcess({
-      binScript: codex.binScript,
+      codexBinary: pinnedCodexBinary(),
       cwd: home,
       // The whole environment: no OPENAI_API_KEY, no CODEX_* from the caller, no real HOME.
       env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: home, NO_COLOR: "1" },

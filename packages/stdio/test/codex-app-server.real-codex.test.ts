@@ -7,7 +7,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { spawnCodexAppServer, type StdioTransport } from "../src/index.js";
-import { isProcessRunning } from "../../../test/support/runtimes.js";
+import { isProcessRunning } from "@codex-rpc/test-support/runtimes.js";
 
 let codexHome: string;
 const started: StdioTransport[] = [];

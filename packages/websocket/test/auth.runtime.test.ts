@@ -11,7 +11,7 @@ import { CodexClient, type ConnectionDiagnostic } from "@codex-rpc/core";
 import { MockResponsesProvider, createCodexHome, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, WebSocketConnectError, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
-import { runtimeBinary } from "../../../test/support/runtimes.js";
+import { runtimeBinary } from "@codex-rpc/test-support/runtimes.js";
 
 const TOKEN = "cap-token-7f3a9c1e5b2d4f6081a3c5e7";
 const WRONG = "cap-token-0000000000000000deadbeef";

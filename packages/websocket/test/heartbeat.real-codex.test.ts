@@ -18,7 +18,7 @@ import { MockResponsesProvider, createCodexHome, type CodexHome } from "@codex-r
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
 import { answerRequests, goDeaf, runScript, startFakeServer, type FakeServer } from "./support/fake-websocket-server.js";
-import { stopProcess } from "../../../test/support/stop-process.js";
+import { stopProcess } from "@codex-rpc/test-support/stop-process.js";
 
 const Ws = WebSocket as unknown as WebSocketConstructor;
 const servers: FakeServer[] = [];

@@ -10,7 +10,7 @@ import { CodexClient, ConnectionClosedError, type ClientState } from "@codex-rpc
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
-import { stopProcess } from "../../../test/support/stop-process.js";
+import { stopProcess } from "@codex-rpc/test-support/stop-process.js";
 
 const unhandled: unknown[] = [];
 const onUnhandled = (reason: unknown) => unhandled.push(reason);

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CodexClient } from "@codex-rpc/core";
-import { findCodexBinary } from "@codex-rpc/stdio";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome } from "@codex-rpc/testing";
 import { defaultControlSocketPath, openWebSocketTransport } from "../src/node.js";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
   provider = await MockResponsesProvider.start({ script: [reply.text("over a unix socket")] });
   home = await createCodexHome({ provider });
   workspace = await mkdtemp(join(tmpdir(), "codex-rpc-unix-"));
-  const server = spawn(findCodexBinary(), ["app-server", "--listen", "unix://"], {
+  const server = spawn(pinnedCodexBinary(), ["app-server", "--listen", "unix://"], {
     env: { PATH: process.env["PATH"] ?? "", ...home.env },
     cwd: workspace,
     stdio: "ignore",
