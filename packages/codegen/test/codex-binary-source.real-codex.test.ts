@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { codexBinaryIn } from "../src/codex-binary.js";
 import { generate } from "../src/generate.js";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 import { temporaryDirectory } from "./support/temporary-directory.js";
 
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -26,10 +27,12 @@ describe("generate --codex PATH: straight from a binary into a package of its ow
   let args: string[];
 
   beforeAll(async () => {
-    // The workspace's pinned @openai/codex; its platform package sits beside it in the pnpm store.
+    // The workspace's pinned codex, found the way every test finds it.
+    binary = pinnedCodexBinary();
+    // codexBinaryIn (what `--codex-version` uses after installing) finds the same binary in the
+    // node_modules that holds the pinned @openai/codex: its platform package sits beside it in the pnpm store.
     const found = codexBinaryIn(dirname(dirname(realpathSync(join(repositoryRoot, "node_modules", "@openai", "codex")))));
-    if (!found) throw new Error("the workspace has no codex binary (npx -y pnpm@12.21.0 install)");
-    binary = found;
+    expect(found && realpathSync(found)).toBe(realpathSync(binary));
     out = join(temporaryDirectory("codex-rpc-package-"), "codex-protocol");
     args = ["generate", "--codex", binary, "--out", out];
     const result = await run(args);
