@@ -35,7 +35,7 @@ const NO_SUCH_THREAD = "00000000-0000-0000-0000-000000000000";
 
 /**
  * Read-only requests that answer without network or an account (those of
- * packages/protocol/test/real-server.test.ts). Each is sent when the version has the method and
+ * packages/protocol/test/app-server.real-codex.test.ts). Each is sent when the version has the method and
  * one of its params candidates passes that version's generated params validator.
  */
 const READS = [

@@ -56,7 +56,7 @@ const RUNTIMES = [
 ];
 
 /**
- * codex releases the conformance suite runs besides the pinned one (test/conformance.test.ts), each
+ * codex releases the conformance suite runs besides the pinned one (test/conformance.runtime.test.ts), each
  * in its own npm prefix, .runtimes/codex-<version>/, so reinstalling the runtimes above never
  * throws one away, and recorded in the manifest as `codex-<version>`.
  */

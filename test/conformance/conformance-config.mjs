@@ -17,6 +17,6 @@ export const CONFORMANCE_CONFIG_VARIABLE = "CONFORMANCE_CONFIG";
 
 /** @param {string | undefined} text @returns {ConformanceConfig} */
 export function parseConformanceConfig(text) {
-  if (!text) throw new Error(`${CONFORMANCE_CONFIG_VARIABLE} is not set: run this through test/conformance.test.ts`);
+  if (!text) throw new Error(`${CONFORMANCE_CONFIG_VARIABLE} is not set: run this through test/conformance.runtime.test.ts`);
   return JSON.parse(text);
 }

@@ -1,4 +1,4 @@
-// Run by test/consumer-generated-protocol.test.ts inside the fresh consumer project, which has
+// Run by test/consumer-generated-protocol.real-codex.test.ts inside the fresh consumer project, which has
 // @openai/codex installed: what @codex-rpc/stdio says when codex cannot be found. Prints one JSON
 // line per attempt.
 import { mkdtemp, rm } from "node:fs/promises";

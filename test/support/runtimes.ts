@@ -24,7 +24,7 @@ export function runtimeBinary(name: RuntimeName): string {
 /**
  * The native binary of a codex release installed next to the pinned one (`CODEX_RELEASES` in
  * tools/install-runtimes.mjs, e.g. "0.166.0"): the pinned 0.169.0 is a devDependency, found with
- * findCodexBinary(). @throws Error naming the command that installs it.
+ * pinnedCodexBinary() (pinned-codex.ts). @throws Error naming the command that installs it.
  */
 export function codexReleaseBinary(version: string): string {
   return installedBinary(`codex-${version}`, `codex ${version}`);

@@ -1,8 +1,8 @@
 // BunStdioTransport's process lifecycle against a fake Bun Subprocess (a FileSink stdin, web-stream
 // stdout/stderr, `exited` with `exitCode`/`signalCode`, as Bun gives them), on Node: the cases every
 // process transport passes (test/support/process-transport-cases.ts). The real thing runs in
-// bun-app-server.test.ts.
-import { describeProcessTransportLifecycle, fakeProcessCore } from "../../../test/support/process-transport-cases.js";
+// bun-app-server.runtime.test.ts.
+import { describeProcessTransportLifecycle, fakeProcessCore } from "@codex-rpc/test-support/process-transport-cases.js";
 import { BunStdioTransport, type BunSubprocess } from "../src/bun-stdio-transport.js";
 
 describeProcessTransportLifecycle({

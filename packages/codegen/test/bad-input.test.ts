@@ -1,14 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { writeGeneratedFiles } from "../src/generated-output.js";
 import { writeSchemaFixture } from "./support/schema-fixture.js";
+import { temporaryDirectory } from "./support/temporary-directory.js";
 
 /** Runs the CLI into an output directory that already holds a previous generation. */
 async function runInto(schemasDir: string) {
-  const parent = mkdtempSync(join(tmpdir(), "codex-rpc-out-"));
+  const parent = temporaryDirectory("codex-rpc-out-");
   const out = join(parent, "generated");
   mkdirSync(out);
   writeFileSync(join(out, "previous.d.ts"), "// the previous generation\n");
@@ -70,7 +71,7 @@ describe("bad input: a clear error naming the file and JSON pointer, exit 2, out
   });
 
   it("a missing manifest, and bad usage", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "codex-rpc-empty-"));
+    const dir = temporaryDirectory("codex-rpc-empty-");
     const run = await runInto(dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("SCHEMA_FILE_MISSING: manifest.json is missing");
@@ -82,7 +83,7 @@ describe("bad input: a clear error naming the file and JSON pointer, exit 2, out
 
 describe("writing output", () => {
   it("leaves the previous output whole when writing fails part-way", () => {
-    const parent = mkdtempSync(join(tmpdir(), "codex-rpc-out-"));
+    const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
     writeGeneratedFiles(out, new Map([["a.d.ts", "first\n"]]));
     // "b" as a file and as a folder cannot both be written: the second write fails.
@@ -97,7 +98,7 @@ describe("writing output", () => {
   });
 
   it("replaces the output exactly: files no longer generated disappear", () => {
-    const parent = mkdtempSync(join(tmpdir(), "codex-rpc-out-"));
+    const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
     writeGeneratedFiles(out, new Map([["old.d.ts", "old\n"], ["kept.d.ts", "v1\n"]]));
     writeGeneratedFiles(out, new Map([["kept.d.ts", "v2\n"]]));

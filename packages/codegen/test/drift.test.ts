@@ -1,12 +1,12 @@
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { displayPath } from "../src/display-path.js";
 import { BUNDLE_FILE } from "../src/schema-bundle.js";
+import { temporaryDirectory } from "./support/temporary-directory.js";
 
 const vendored = fileURLToPath(new URL("../../../schemas/codex/0.169.0", import.meta.url));
 const repositoryRoot = fileURLToPath(new URL("../../..", import.meta.url));
@@ -24,7 +24,7 @@ describe("generate --check", () => {
   let args: string[];
 
   beforeAll(async () => {
-    const work = mkdtempSync(join(tmpdir(), "codex-rpc-drift-"));
+    const work = temporaryDirectory("codex-rpc-drift-");
     schemas = join(work, "schemas");
     output = join(work, "generated");
     for (const file of ["manifest.json", `stable/${BUNDLE_FILE}`, `experimental/${BUNDLE_FILE}`]) {

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
 import { request, writeSchemaFixture } from "./support/schema-fixture.js";
 import { clientRequests, noParams, resolveFixture } from "./support/resolve-results.js";
+import { temporaryDirectory } from "./support/temporary-directory.js";
 
 const empty = { type: "object" };
 const pingFixture = { root: clientRequests(request("thing/ping", noParams, false)), v2: { PingResult: empty } };
@@ -17,7 +18,7 @@ async function run(args: string[]) {
 }
 
 function mapFile(content: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), "codex-rpc-map-")), "results.json");
+  const file = join(temporaryDirectory("codex-rpc-map-"), "results.json");
   writeFileSync(file, content);
   return file;
 }
@@ -52,7 +53,7 @@ describe("result rule: the user's map", () => {
   it("--result-map FILE: used, reported per method, and named in the headers' command", async () => {
     const schemas = writeSchemaFixture(pingFixture);
     const file = mapFile(JSON.stringify({ "thing/ping": "PingResult" }));
-    const out = join(mkdtempSync(join(tmpdir(), "codex-rpc-out-")), "generated");
+    const out = join(temporaryDirectory("codex-rpc-out-"), "generated");
     const result = await run(["generate", "--schemas", schemas, "--out", out, "--result-map", file]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
@@ -70,7 +71,7 @@ describe("result rule: the user's map", () => {
     { case: "a value that is no definition name", content: '{ "thing/ping": 3 }', error: 'RESULT_MAP_INVALID: the result of "thing/ping" must be a definition name, not 3' },
   ])("refuses $case with exit 2", async ({ content, error }) => {
     const file = content === undefined ? join(tmpdir(), "codex-rpc-no-such-map.json") : mapFile(content);
-    const out = join(mkdtempSync(join(tmpdir(), "codex-rpc-out-")), "generated");
+    const out = join(temporaryDirectory("codex-rpc-out-"), "generated");
     const result = await run(["generate", "--schemas", writeSchemaFixture(pingFixture), "--out", out, "--result-map", file]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(error);

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { main } from "../src/cli.js";
 import { generate } from "../src/generate.js";
 import { request, writeSchemaFixture } from "./support/schema-fixture.js";
 import { clientRequests, noParams, resolveFixture } from "./support/resolve-results.js";
+import { temporaryDirectory } from "./support/temporary-directory.js";
 
 const unresolvable = {
   root: {
@@ -38,7 +38,7 @@ describe("result fallback: unknown", () => {
   });
 
   it("gives an unknown result a validator that accepts anything, in both directions", async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "codex-rpc-out-")), "generated");
+    const out = join(temporaryDirectory("codex-rpc-out-"), "generated");
     expect((await run(["generate", "--schemas", writeSchemaFixture(unresolvable), "--out", out])).code).toBe(0);
     const incoming = await import(pathToFileURL(join(out, "stable", "validators", "incoming.js")).href);
     const outgoing = await import(pathToFileURL(join(out, "stable", "validators", "outgoing.js")).href);
@@ -55,7 +55,7 @@ describe("result fallback: unknown", () => {
   });
 
   it("the CLI exits 0, prints the warnings on stderr and the count per rule", async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "codex-rpc-out-")), "generated");
+    const out = join(temporaryDirectory("codex-rpc-out-"), "generated");
     const result = await run(["generate", "--schemas", writeSchemaFixture(unresolvable), "--out", out]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('codex-rpc-gen: warning: stable: ClientRequest "thing/ping" (params: none) has no known result type');

@@ -23,6 +23,7 @@ export {
   type NdjsonTransportOptions,
 } from "./transport/ndjson-transport.js";
 export { MessageInbox } from "./transport/message-inbox.js";
+export { createLoopbackTransportPair, type LoopbackTransport } from "./transport/loopback-transport.js";
 export { streamWriter } from "./transport/stream-writer.js";
 // `await using` on a transport: the runtime's Symbol.asyncDispose, or the registered fallback.
 export { asyncDisposeSymbol } from "./util/dispose-symbols.js";

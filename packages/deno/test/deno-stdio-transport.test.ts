@@ -1,7 +1,7 @@
 // DenoStdioTransport's process lifecycle against a fake Deno.ChildProcess (web streams and a
 // status promise, as Deno gives them), on Node: the cases every process transport passes
-// (test/support/process-transport-cases.ts). The real thing runs in deno-app-server.test.ts.
-import { describeProcessTransportLifecycle, fakeProcessCore } from "../../../test/support/process-transport-cases.js";
+// (test/support/process-transport-cases.ts). The real thing runs in deno-app-server.runtime.test.ts.
+import { describeProcessTransportLifecycle, fakeProcessCore } from "@codex-rpc/test-support/process-transport-cases.js";
 import { DenoStdioTransport, type DenoChildProcess } from "../src/deno-stdio-transport.js";
 
 /** Deno reports a death by signal n as code 128 + n, with the signal's name beside it. */

@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
 import { StdioTransport, type StdioTransportOptions } from "../src/stdio-transport.js";
-import { isProcessRunning } from "../../../test/support/runtimes.js";
+import { isProcessRunning } from "@codex-rpc/test-support/runtimes.js";
 
 const transports: StdioTransport[] = [];
 const strayPids: number[] = [];

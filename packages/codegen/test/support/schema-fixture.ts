@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { temporaryDirectory } from "./temporary-directory.js";
 
 type Schema = Record<string, unknown>;
 
@@ -43,7 +43,7 @@ export const ref = (name: string): Schema => ({ $ref: `#/definitions/v2/${name}`
  * one server notification, the `initialized` client notification.
  */
 export function writeSchemaFixture(options: FixtureOptions = {}): string {
-  const dir = mkdtempSync(join(tmpdir(), "codex-rpc-fixture-"));
+  const dir = temporaryDirectory("codex-rpc-fixture-");
   writeFileSync(join(dir, "manifest.json"), JSON.stringify({ codexVersion: "9.9.9" }));
   mkdirSync(join(dir, "stable"));
   const bundle = {

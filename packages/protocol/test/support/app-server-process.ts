@@ -4,39 +4,8 @@
 // against what the pinned codex binary really sends.
 
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { createServer } from "node:net";
-import { dirname, join } from "node:path";
 import type { ClientRequestMap, ClientRequestMethod } from "@codex-rpc/protocol";
-
-/** The `@openai/codex` package this package pins in its devDependencies. */
-export interface CodexPackage {
-  readonly version: string;
-  /** The package's `bin.codex` script (a Node launcher for the native binary). */
-  readonly binScript: string;
-}
-
-/** Resolves `@openai/codex` from this package's node_modules, never from PATH. */
-export function resolveCodexPackage(): CodexPackage {
-  const require = createRequire(import.meta.url);
-  const manifestPath = require.resolve("@openai/codex/package.json");
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
-    version?: unknown;
-    bin?: unknown;
-  };
-  const bin = manifest.bin;
-  const script =
-    typeof bin === "string"
-      ? bin
-      : typeof bin === "object" && bin !== null
-        ? (bin as Record<string, unknown>)["codex"]
-        : undefined;
-  if (typeof script !== "string" || typeof manifest.version !== "string") {
-    throw new Error(`${manifestPath} has no usable "version" and "bin.codex"`);
-  }
-  return { version: manifest.version, binScript: join(dirname(manifestPath), script) };
-}
 
 /** A loopback TCP port that was free a moment ago and that nobody listens on now. */
 export async function findUnusedLoopbackPort(): Promise<number> {
@@ -73,8 +42,8 @@ export interface ReceivedNotification {
 }
 
 export interface AppServerProcessOptions {
-  /** Path of the `@openai/codex` bin script, run with the current Node. */
-  readonly binScript: string;
+  /** The codex binary (the pinned one: pinnedCodexBinary() from @codex-rpc/test-support). */
+  readonly codexBinary: string;
   readonly cwd: string;
   /** The whole environment of the child; nothing is inherited. */
   readonly env: Readonly<Record<string, string>>;
@@ -117,7 +86,7 @@ export class AppServerProcess {
   constructor(options: AppServerProcessOptions) {
     this.#timeoutMs = options.requestTimeoutMs ?? 15_000;
     this.#stderrLimit = options.stderrLines ?? 20;
-    this.#child = spawn(process.execPath, [options.binScript, "app-server"], {
+    this.#child = spawn(options.codexBinary, ["app-server"], {
       cwd: options.cwd,
       env: { ...options.env },
       stdio: ["pipe", "pipe", "pipe"],
@@ -126,7 +95,7 @@ export class AppServerProcess {
       detached: process.platform !== "win32",
     });
     if (this.#child.pid === undefined) {
-      throw new Error(`could not spawn ${process.execPath} ${options.binScript} app-server`);
+      throw new Error(`could not spawn ${options.codexBinary} app-server`);
     }
     this.pid = this.#child.pid;
     this.#child.stdout.setEncoding("utf8");

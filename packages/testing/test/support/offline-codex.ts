@@ -4,12 +4,12 @@
 
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { firstValueFrom, tap, toArray } from "rxjs";
 import { CodexClient, type CompletedTurn, type JsonRpcRequest, type Thread, type Transport, type TurnOptions } from "@codex-rpc/core";
 import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
 import type * as Experimental from "@codex-rpc/protocol/experimental";
-import { findCodexBinary, spawnCodexAppServer } from "@codex-rpc/stdio";
+import { spawnCodexAppServer } from "@codex-rpc/stdio";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 import { createCodexHome, type CodexHome, type CodexHomeOptions } from "../../src/codex-home.js";
 import { MockResponsesProvider } from "../../src/mock-responses-provider.js";
 import type { ScriptedReply } from "../../src/scripted-reply.js";
@@ -29,13 +29,6 @@ export interface OfflineCodexOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-/**
- * The codex this package pins (its `@openai/codex` devDependency), whatever CODEX_BIN or PATH say:
- * the tests assert 0.169.0's exact behaviour.
- */
-function pinnedCodex(): string {
-  return findCodexBinary({ env: {}, packageSearchFrom: [fileURLToPath(new URL("../..", import.meta.url))] });
-}
 
 export class OfflineCodex {
   /** Every server→client request the client received (whoever answered it), in arrival order. */
@@ -63,7 +56,7 @@ export class OfflineCodex {
     try {
       await mkdir(workspace);
       const transport = await spawnCodexAppServer({
-        codexPath: pinnedCodex(),
+        codexPath: pinnedCodexBinary(),
         cwd: workspace,
         env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env },
       });

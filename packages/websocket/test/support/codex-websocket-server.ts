@@ -2,7 +2,7 @@
 // read from what it prints, killed (or frozen) on demand, never left behind.
 import { spawn, type ChildProcess } from "node:child_process";
 import { stripAnsi } from "@codex-rpc/core/process";
-import { findCodexBinary } from "@codex-rpc/stdio";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 
 export interface CodexWebSocketServer {
   readonly url: string;
@@ -28,7 +28,7 @@ process.on("exit", () => {
 });
 
 export async function startCodexWebSocketServer(options: CodexWebSocketServerOptions): Promise<CodexWebSocketServer> {
-  const child = spawn(findCodexBinary(), ["app-server", "--listen", `ws://127.0.0.1:${options.port ?? 0}`, ...(options.args ?? [])], {
+  const child = spawn(pinnedCodexBinary(), ["app-server", "--listen", `ws://127.0.0.1:${options.port ?? 0}`, ...(options.args ?? [])], {
     env: options.env,
     cwd: options.cwd,
     stdio: ["ignore", "ignore", "pipe"],

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import WebSocket, { WebSocketServer } from "ws";
-import { runtimeBinary } from "../../../../test/support/runtimes.js";
+import { runtimeBinary } from "@codex-rpc/test-support/runtimes.js";
 
 export interface FakeServer {
   readonly url: string;

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { CodexClient, ConnectionClosedError, RequestAbortedError, RequestTimeoutError, ServerOverloadedError } from "@codex-rpc/core";
+import { clientInternals } from "@codex-rpc/core/testing";
+import { connect, ScriptedAppServer } from "../support/scripted-app-server.js";
+
+describe("JSON-RPC connection: overload retry, timeouts, abort (scripted server)", () => {
+  it("retries -32001 with backoff, then succeeds", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 2 } });
+    const thread = await client.startThread();
+    expect(thread.id).toBe("thread-1");
+    expect(server.received.filter((m) => "method" in m && m.method === "thread/start")).toHaveLength(3);
+    await client.close();
+  });
+
+  it("gives up on an overload storm with a typed error after the retry bound", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 100 } }, { overloadRetry: { maxRetries: 3, initialDelayMs: 1, maxDelayMs: 2 } });
+    const error = await client.startThread().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerOverloadedError);
+    expect(error).toMatchObject({ code: "SERVER_OVERLOADED", method: "thread/start", attempts: 4 });
+    expect(server.received.filter((m) => "method" in m && m.method === "thread/start")).toHaveLength(4);
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+    await client.close();
+  });
+
+  it("ends a request waiting out an overload backoff when the connection closes, at once", async () => {
+    const { server, client } = await connect({ overload: { "thread/start": 100 } }, { overloadRetry: { maxRetries: 5, initialDelayMs: 10_000, maxDelayMs: 10_000 } });
+    const pending = client.startThread().catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 20));
+    const crashedAt = performance.now();
+    server.crash();
+    const error = await pending;
+    expect(error).toBeInstanceOf(ConnectionClosedError);
+    expect(performance.now() - crashedAt).toBeLessThan(1000);
+  });
+
+  it("times out a request the server never answers, with the method and timeout in the error", async () => {
+    const stalled = new ScriptedAppServer({ stalled: true });
+    const error = await CodexClient.connect(stalled.transport, { requestTimeoutMs: 30 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestTimeoutError);
+    expect(error).toMatchObject({ code: "REQUEST_TIMEOUT", method: "initialize", timeoutMs: 30 });
+    // A failed handshake closes the transport: nothing is left running.
+    expect(await stalled.transport.closed).toMatchObject({ reason: "closed" });
+  });
+
+  it("rejects an aborted request with RequestAbortedError and leaves nothing pending", async () => {
+    const { server, client } = await connect();
+    server.respond("slow/method", () => new Promise(() => {}));
+    const controller = new AbortController();
+    const pending = client.requestUntyped("slow/method", {}, { signal: controller.signal });
+    controller.abort("enough");
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RequestAbortedError);
+    expect(error).toMatchObject({ code: "REQUEST_ABORTED", method: "slow/method", requestId: 2, reason: "enough" });
+    expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+    await client.close();
+  });
+});
