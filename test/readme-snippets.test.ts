@@ -114,3 +114,12 @@ describe("the READMEs' ts code blocks", () => {
     expect(located, `README code blocks that do not type-check:\n${located.join("\n")}`).toEqual([]);
   }, 120_000);
 });
+
+describe("the demo (examples/demo.mjs)", () => {
+  it("is type-checked by `pnpm typecheck`: `// @ts-check`, under the root tsconfig.json that includes examples", () => {
+    expect(readFileSync(join(root, "examples", "demo.mjs"), "utf8").split("\n").slice(0, 2)).toContainEqual(expect.stringMatching(/^\/\/ @ts-check\b/));
+    const config = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as { include: string[]; compilerOptions: { allowJs?: boolean } };
+    expect(config.include).toContain("examples");
+    expect(config.compilerOptions.allowJs).toBe(true);
+  });
+});
