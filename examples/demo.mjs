@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check (type-checked by the root tsconfig.json, part of `pnpm typecheck`)
 // codex-rpc demo: one real `codex app-server` turn, streamed to the terminal.
 //
 //   npx -y pnpm@12.21.0 demo               offline: the bundled mock model asks to run `ls`; the
@@ -17,9 +18,12 @@ import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
 
 const { values, positionals } = parseArgs({ options: { real: { type: "boolean", default: false } }, allowPositionals: true });
+/** @param {string} text */
 const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+/** @param {string} text */
 const bold = (text) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
+/** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
 try {
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-demo-"));
@@ -87,6 +91,10 @@ try {
   for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 }
 
+/**
+ * @param {string} question
+ * @returns {Promise<"accept" | "decline">}
+ */
 async function ask(question) {
   if (!process.stdin.isTTY) return "decline";
   const rl = createInterface({ input: process.stdin, output: process.stdout });
