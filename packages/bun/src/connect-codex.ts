@@ -1,4 +1,5 @@
-import { CodexClient, type CodexClientOptions, type DefaultProtocolTypes, type ProtocolTypesShape } from "@codex-rpc/core";
+import type { CodexClient, CodexClientOptions, DefaultProtocolTypes, ProtocolTypesShape } from "@codex-rpc/core";
+import { connectSpawned } from "@codex-rpc/core/process";
 import { spawnCodexAppServer, type SpawnCodexAppServerOptions } from "./spawn-codex-app-server.js";
 
 /**
@@ -15,14 +16,6 @@ export type ConnectCodexOptions<T extends ProtocolTypesShape = DefaultProtocolTy
  * @throws what `spawnCodexAppServer` and `CodexClient.connect` throw; on a failed handshake
  *   (or an aborted `signal`) the server is ended first.
  */
-export async function connectCodex<T extends ProtocolTypesShape = DefaultProtocolTypes>(options: ConnectCodexOptions<T> = {}): Promise<CodexClient<T>> {
-  // `signal` guards the first start only: a restart after a drop is the open client's business.
-  const { signal: _firstStartOnly, ...restart } = options;
-  let restarting = false;
-  const start = () => {
-    const spawnOptions = restarting ? restart : options;
-    restarting = true;
-    return spawnCodexAppServer(spawnOptions);
-  };
-  return CodexClient.connect<T>(options.reconnect ? start : await start(), options);
+export function connectCodex<T extends ProtocolTypesShape = DefaultProtocolTypes>(options: ConnectCodexOptions<T> = {}): Promise<CodexClient<T>> {
+  return connectSpawned<SpawnCodexAppServerOptions, T>(spawnCodexAppServer, options);
 }

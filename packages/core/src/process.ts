@@ -23,3 +23,4 @@ export {
   type EnvironmentLookup,
 } from "./process/codex-binary-search.js";
 export { stripAnsi } from "./process/strip-ansi.js";
+export { connectSpawned } from "./client/connect-spawned.js";
