@@ -1,7 +1,7 @@
 import type { ServerRequestMap } from "@codex-rpc/protocol";
 import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
-import { JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { callDynamicTool, type DynamicTool } from "./dynamic-tools.js";
@@ -61,10 +61,8 @@ export class ServerRequestDispatcher {
   answer(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const validate = this.host.validators?.serverRequestValidators[request.method]?.params;
     const errors = validate && validationErrors(validate, request.params);
-    if (errors) {
-      this.host.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
-    }
     if (!errors) return this.dispatch(request, context);
+    this.host.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
     // A request already reported as invalid gets its error reply without a second diagnostic.
     let outcome: unknown;
     try {
@@ -73,7 +71,7 @@ export class ServerRequestDispatcher {
       outcome = Promise.reject(error);
     }
     return Promise.resolve(outcome).catch((error: unknown) => {
-      if (error instanceof JsonRpcReplyError) throw error;
+      if (isReplyError(error)) throw error;
       throw new JsonRpcReplyError(JSON_RPC_INTERNAL_ERROR, `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`);
     });
   }

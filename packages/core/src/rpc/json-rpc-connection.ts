@@ -432,7 +432,7 @@ export class JsonRpcConnection {
 }
 
 /** `instanceof` itself throws for a revoked Proxy, and a handler can throw anything. */
-function isReplyError(error: unknown): error is JsonRpcReplyError {
+export function isReplyError(error: unknown): error is JsonRpcReplyError {
   try {
     return error instanceof JsonRpcReplyError;
   } catch {

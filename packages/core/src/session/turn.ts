@@ -283,29 +283,36 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
    */
   private async readBack(): Promise<void> {
     this.cancelWatchdog = undefined;
-    if (this.done || !this.turnId || this.reading) return;
+    const turnId = this.turnId;
+    if (this.done || turnId === undefined || this.reading) return;
     this.reading = true;
-    let turn: ProtocolTurn | undefined;
-    try {
-      const result: unknown = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true });
-      turn = turnIn(result, this.turnId);
-      if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) {
-        this.report("turn-recovery", `turn ${excerptOf(this.turnId)}: the thread/read result has no \`thread.turns\` array`);
-      }
-    } catch (error) {
-      if (!this.done) this.report("turn-recovery", `turn ${excerptOf(this.turnId)}: thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
-    } finally {
-      this.reading = false;
-    }
+    const ended = await this.readEndedTurn(turnId, (problem) => {
+      if (!this.done) this.report("turn-recovery", `turn ${excerptOf(turnId)}: ${problem}`);
+    });
+    this.reading = false;
     if (this.done) return;
-    if (turn && turn.status !== "inProgress") {
-      this.finish(turn, "watchdog");
+    if (ended) {
+      this.finish(ended, "watchdog");
       return;
     }
     // Active again: the next idle arms a fresh watchdog. A timer armed meanwhile already waits.
     if (this.threadStatus !== "idle" || this.cancelWatchdog) return;
     this.watchdogDelayMs = Math.min(this.watchdogDelayMs * 2, Math.max(MAX_WATCHDOG_DELAY_MS, this.watchdogGraceMs));
     this.cancelWatchdog = startTimer(this.watchdogDelayMs, () => void this.readBack());
+  }
+
+  /** Reads the thread: the turn, if it shows the turn ended. Never throws; `onProblem` hears a failed or malformed read. */
+  private async readEndedTurn(turnId: string, onProblem: (problem: string) => void = () => {}): Promise<ProtocolTurn | undefined> {
+    let result: unknown;
+    try {
+      result = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true });
+    } catch (error) {
+      onProblem(`thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
+      return undefined;
+    }
+    if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) onProblem("the thread/read result has no `thread.turns` array");
+    const turn = turnIn(result, turnId);
+    return turn && turn.status !== "inProgress" ? turn : undefined;
   }
 
   /**
@@ -316,15 +323,10 @@ export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implement
     this.interrupt().catch(async (error: unknown) => {
       if (this.done) return;
       this.report("turn-recovery", `turn ${this.turnId === undefined ? "(not started)" : excerptOf(this.turnId)}: turn/interrupt failed: ${describeThrown(error)}`);
-      if (this.turnId !== undefined) {
-        const result: unknown = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true }).catch(() => undefined);
-        const turn = turnIn(result, this.turnId);
-        if (turn && turn.status !== "inProgress") {
-          this.finish(turn, "watchdog");
-          return;
-        }
-      }
-      this.fail(error);
+      const ended = this.turnId === undefined ? undefined : await this.readEndedTurn(this.turnId);
+      if (this.done) return;
+      if (ended) this.finish(ended, "watchdog");
+      else this.fail(error);
     });
   }
 
