@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { firstValueFrom, toArray } from "rxjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { CodexClient, ConnectionClosedError, type ApprovalPolicy, type CodexClientOptions, type DynamicTool } from "@codex-rpc/core";
-import { spawnCodexAppServer, type StdioTransport } from "@codex-rpc/stdio";
+import { spawnCodexAppServer, type NodeStdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
 import { pinnedCodexBinary } from "./support/pinned-codex.js";
 
@@ -21,7 +21,7 @@ afterAll(() => {
 
 interface Session {
   readonly client: CodexClient;
-  readonly transport: StdioTransport;
+  readonly transport: NodeStdioTransport;
   readonly provider: MockResponsesProvider;
   readonly workspace: string;
   dispose(): Promise<void>;

@@ -71,7 +71,7 @@ async function openSession(name, validate) {
   }
   const client = await CodexClient.connect(fake.transport, options);
   const diagnostics = new Map();
-  client.diagnostics.subscribe((diagnostic) => diagnostics.set(diagnostic.kind, (diagnostics.get(diagnostic.kind) ?? 0) + 1));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.set(diagnostic.kind, (diagnostics.get(diagnostic.kind) ?? 0) + 1));
   const thread = await client.startThread();
   return { name, fake, client, thread, outcomes, diagnostics, turns: 0, statuses: new Map(), requestsSent: 0, replies: 0, errorReplies: 0, seq: 1 };
 }

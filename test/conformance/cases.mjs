@@ -190,7 +190,7 @@ class ServerSet {
       ...options,
     });
     server.diagnostics = [];
-    server.client.diagnostics.subscribe((diagnostic) => server.diagnostics.push(diagnostic)); // replays the handshake's
+    server.client.diagnostics$.subscribe((diagnostic) => server.diagnostics.push(diagnostic)); // replays the handshake's
     return { client: server.client, pid: server.pid };
   }
 

@@ -14,7 +14,7 @@ import {
   type CodexClientOptions,
   type JsonRpcMessage,
   type Transport,
-  type Turn,
+  type CodexTurn,
 } from "@codex-rpc/core";
 import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import { FakeAppServer, type FakeAppServerOptions, type FakeReply } from "@codex-rpc/testing";
@@ -61,12 +61,12 @@ async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: 
 }
 
 /** Every stream of a client, and of a turn when given. */
-function clientStreams(client: CodexClient, turn?: Turn) {
+function clientStreams(client: CodexClient, turn?: CodexTurn) {
   return watchStreams({
     "client.state$": client.state$,
     "client.notifications()": client.notifications(),
     "client.unknownNotifications()": client.unknownNotifications(),
-    "client.diagnostics": client.diagnostics,
+    "client.diagnostics$": client.diagnostics$,
     "client.reconnections$": client.reconnections$,
     ...(turn ? { "turn.events$": turn.events$, "turn.items$": turn.items$, "turn.text$": turn.text$ } : {}),
   });
@@ -269,8 +269,8 @@ function timedSends(transport: Transport, method: string): { transport: Transpor
   return {
     times,
     transport: {
-      messages: transport.messages,
-      diagnostics: transport.diagnostics,
+      messages$: transport.messages$,
+      diagnostics$: transport.diagnostics$,
       closed: transport.closed,
       close: () => transport.close(),
       send: (message: JsonRpcMessage) => {

@@ -16,10 +16,10 @@ import {
   type CodexClientOptions,
   type JsonRpcMessage,
   type Transport,
-  type Turn,
+  type CodexTurn,
 } from "@codex-rpc/core";
 import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
-import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type StdioTransport } from "@codex-rpc/stdio";
+import { spawnCodexAppServer, type SpawnCodexAppServerOptions, type NodeStdioTransport } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } from "@codex-rpc/testing";
 import { pinnedCodexBinary } from "../support/pinned-codex.js";
 import { isProcessRunning } from "../support/runtimes.js";
@@ -65,7 +65,7 @@ async function rounds(body: () => Promise<void>): Promise<void> {
 }
 
 interface RealServer {
-  readonly transport: StdioTransport;
+  readonly transport: NodeStdioTransport;
   readonly pid: number;
   readonly provider: MockResponsesProvider;
   readonly workspace: string;
@@ -90,19 +90,19 @@ async function startServer(script: readonly ScriptedReply[], options: SpawnCodex
 }
 
 /** Every stream of a client, and of a turn when given. */
-function clientStreams(client: CodexClient, turn?: Turn) {
+function clientStreams(client: CodexClient, turn?: CodexTurn) {
   return watchStreams({
     "client.state$": client.state$,
     "client.notifications()": client.notifications(),
     "client.unknownNotifications()": client.unknownNotifications(),
-    "client.diagnostics": client.diagnostics,
+    "client.diagnostics$": client.diagnostics$,
     "client.reconnections$": client.reconnections$,
     ...(turn ? { "turn.events$": turn.events$, "turn.items$": turn.items$, "turn.text$": turn.text$ } : {}),
   });
 }
 
 /** A `for await` over the turn, as an application writes it: it must end by throwing the cause. */
-async function iterate(turn: Turn): Promise<void> {
+async function iterate(turn: CodexTurn): Promise<void> {
   for await (const _event of turn);
 }
 
@@ -139,7 +139,7 @@ async function expectNoProcessLeft(pid: number, descendants: readonly number[]):
 
 it("SIGKILL right after the spawn: connect rejects with CONNECTION_CLOSED and the signal", () => rounds(async () => {
   const { transport, pid } = await startServer([]);
-  const streams = watchStreams({ "transport.messages": transport.messages, "transport.diagnostics": transport.diagnostics });
+  const streams = watchStreams({ "transport.messages$": transport.messages$, "transport.diagnostics$": transport.diagnostics$ });
   const clock = new FaultClock();
   clock.inject(() => process.kill(pid, "SIGKILL"));
   faults++;
@@ -314,13 +314,13 @@ it("a stalled server (SIGSTOP): a request times out at its timeout, and close() 
 }), TEST_TIMEOUT_MS);
 
 /** The transport as the client sees it, telling when a request has been written to the server's stdin. */
-function writtenMethods(transport: StdioTransport): { transport: Transport; once(method: string): Promise<void> } {
+function writtenMethods(transport: NodeStdioTransport): { transport: Transport; once(method: string): Promise<void> } {
   const written = new Set<string>();
   const waiting = new Map<string, () => void>();
   return {
     transport: {
-      messages: transport.messages,
-      diagnostics: transport.diagnostics,
+      messages$: transport.messages$,
+      diagnostics$: transport.diagnostics$,
       closed: transport.closed,
       close: () => transport.close(),
       send: async (message: JsonRpcMessage) => {

@@ -42,7 +42,7 @@ async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: 
   const client = await CodexClient.connect(server.transport, clientOptions);
   clients.push(client);
   const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
   return { server, client, diagnostics };
 }
 
@@ -280,7 +280,7 @@ describe("bounds", () => {
     for (let i = 0; i < 3; i++) server.sendRaw(`{"id":"${"x".repeat(1_000_000)}${i}","result":{}}\n`);
     await tick();
     const late: ConnectionDiagnostic[] = [];
-    client.diagnostics.subscribe((d) => late.push(d)).unsubscribe();
+    client.diagnostics$.subscribe((d) => late.push(d)).unsubscribe();
     expect(late.map((d) => d.kind)).toEqual(["unknown-response", "unknown-response", "unknown-response"]);
     for (const diagnostic of late) expect(diagnostic.message.length).toBeLessThan(1_000);
   });

@@ -7,7 +7,7 @@ import { getEventListeners, setMaxListeners } from "node:events";
 import type { Subscription } from "rxjs";
 import { afterAll, expect, it } from "vitest";
 import { FakeAppServer, type FakeReply, type FakeTurnScript } from "@codex-rpc/testing";
-import { CodexClient, RequestTimeoutError, type Thread, type Turn } from "@codex-rpc/core";
+import { CodexClient, RequestTimeoutError, type CodexThread, type CodexTurn } from "@codex-rpc/core";
 import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import type { ServerNotification } from "@codex-rpc/protocol";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
@@ -82,13 +82,13 @@ function check(got: readonly string[], expected: readonly string[]): void {
  * Runs one turn in its style and checks what its consumers saw and how it ended. Starts the turn
  * synchronously, so turns started in a loop reach the fake (and take its scripts) in loop order.
  */
-async function runTurn(client: CodexClient, thread: Thread, i: number, appSignal: AbortSignal): Promise<void> {
+async function runTurn(client: CodexClient, thread: CodexThread, i: number, appSignal: AbortSignal): Promise<void> {
   const style = styleOf(i);
   const deltas = deltasOf(i);
   const abort = style === "aborted at the first delta" ? new AbortController() : undefined;
   // Most turns carry a long-lived signal (an application's "cancel everything") that never fires:
   // each turn must take its abort listener off it again.
-  const turn: Turn = thread.run(`turn ${i}`, { signal: abort?.signal ?? appSignal });
+  const turn: CodexTurn = thread.run(`turn ${i}`, { signal: abort?.signal ?? appSignal });
   const subscriptions: Subscription[] = [];
   switch (style) {
     case "text$ to the end": {
@@ -225,7 +225,7 @@ it(
       return reply;
     });
     let unknownReplies = 0;
-    client.diagnostics.subscribe((diagnostic) => {
+    client.diagnostics$.subscribe((diagnostic) => {
       if (diagnostic.kind === "unknown-response") unknownReplies++;
     });
     const app = longLivedSignal();

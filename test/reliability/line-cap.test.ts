@@ -36,7 +36,7 @@ async function connect() {
   const server = new FakeAppServer({ maxLineBytes: CAP });
   const client = await CodexClient.connect(server.transport);
   const oversize: ConnectionDiagnostic[] = [];
-  client.diagnostics.subscribe((diagnostic) => {
+  client.diagnostics$.subscribe((diagnostic) => {
     if (diagnostic.kind === "oversize-line") oversize.push(diagnostic);
   });
   return { server, client, oversize };

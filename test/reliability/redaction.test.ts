@@ -86,7 +86,7 @@ beforeAll(async () => {
       },
     },
   });
-  client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
 });
 
 let cases = 0;

@@ -102,7 +102,7 @@ setTimeout(() => process.exit(3), 100);
   console.error = (...args: unknown[]) => captured.push(args.map(String).join(" "));
   try {
     const transport = await spawnCodexAppServer({ codexPath: leaky, env: { PATH: process.env["PATH"] ?? "" } });
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     const error = await CodexClient.connect(transport).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "CONNECTION_CLOSED", close: { exitCode: 3 } });
     console.error(error); // what a user's log line would show

@@ -77,7 +77,7 @@ async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: 
   const client = await CodexClient.connect(server.transport, clientOptions);
   cleanups.push(() => client.close());
   const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
   return { server, client, diagnostics };
 }
 
@@ -200,8 +200,8 @@ describe("connection", () => {
     const server = new FakeAppServer();
     const inner = server.transport;
     const transport: Transport = {
-      messages: inner.messages,
-      diagnostics: inner.diagnostics,
+      messages$: inner.messages$,
+      diagnostics$: inner.diagnostics$,
       closed: inner.closed,
       close: () => inner.close(),
       send: (message: JsonRpcMessage) => {
@@ -500,7 +500,7 @@ describe("limits", () => {
     cleanups.push(() => transport.close());
     // Accepted, and NaN compares false with every length: a 4 MB line goes through, as would 4 GB.
     let delivered = 0;
-    transport.messages.subscribe(() => delivered++);
+    transport.messages$.subscribe(() => delivered++);
     sink.data(new TextEncoder().encode(`{"method":"x","params":"${"y".repeat(4 << 20)}"}\n`));
     expect(delivered, "maxLineBytes NaN was accepted and caps nothing").toBe(0);
   });
@@ -525,7 +525,7 @@ async function wsServer(script: (socket: Ws) => void) {
   const client = await CodexClient.connect(transport);
   cleanups.push(() => client.close());
   const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
   return { client, diagnostics };
 }
 

@@ -109,8 +109,8 @@ export function describeProcessTransportLifecycle(harness: ProcessTransportHarne
   describe(harness.name, () => {
     it("frames stdout into messages, writes each send as a line, and turns stderr into cleaned diagnostics", async () => {
       const { transport, fake } = harness.start();
-      const diagnostics = firstValueFrom(transport.diagnostics.pipe(toArray()));
-      const messages = firstValueFrom(transport.messages.pipe(toArray()));
+      const diagnostics = firstValueFrom(transport.diagnostics$.pipe(toArray()));
+      const messages = firstValueFrom(transport.messages$.pipe(toArray()));
       await transport.send({ id: 1, method: "initialize", params: {} });
       expect(fake.written).toEqual(['{"id":1,"method":"initialize","params":{}}\n']);
       fake.output.stdout('{"id":1,"result":{}}\n{"method":"no');

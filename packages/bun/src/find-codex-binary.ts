@@ -1,4 +1,4 @@
-import { environmentFromRecord, searchCodexBinary, type CodexBinaryHost } from "@codex-rpc/core/process";
+import { nodeStyleBinaryHost, searchCodexBinary } from "@codex-rpc/core/process";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 
@@ -29,33 +29,12 @@ export interface FindCodexBinaryOptions {
  * @throws CodexRpcError `BINARY_NOT_FOUND`, listing every place tried and why it failed.
  */
 export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
-  return searchCodexBinary(bunHost(options.env ?? process.env), {
+  return searchCodexBinary(nodeStyleBinaryHost(BUN_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: false }), {
     explicitPath: options.explicitPath,
     packageSearchFrom: options.packageSearchFrom ?? [process.cwd()],
     installAdvice: "Install it with `bun add @openai/codex` (or npm), set CODEX_BIN, or pass the binary's path as codexPath.",
   });
 }
 
-/** The search's view of Bun, through the `node:fs` and `node:path` Bun implements. */
-function bunHost(env: Readonly<Record<string, string | undefined>>): CodexBinaryHost {
-  return {
-    platform: process.platform,
-    arch: process.arch,
-    env: environmentFromRecord(env),
-    fileKind: (path) => {
-      try {
-        return statSync(path).isFile() ? "file" : "other";
-      } catch {
-        return "missing";
-      }
-    },
-    canRun: (path) => {
-      accessSync(path, process.platform === "win32" ? constants.R_OK : constants.X_OK);
-      return true;
-    },
-    realPath: (path) => realpathSync(path),
-    readTextFile: (path) => readFileSync(path, "utf8"),
-    joinPath: join,
-    dirname,
-  };
-}
+/** What the search reads the file system with: the `node:fs` and `node:path` Bun implements. */
+const BUN_FILE_SYSTEM = { statSync, accessSync, realpathSync, readFileSync, constants, join, dirname };

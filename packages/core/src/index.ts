@@ -1,10 +1,10 @@
 // @codex-rpc/core: the user API. What adapter authors need is in `@codex-rpc/core/transport`, what
 // process adapters share in `@codex-rpc/core/process`, and what tests read of the internals in
 // `@codex-rpc/core/testing`.
-export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandlerFor } from "./client/codex-client.js";
+export { CodexClient, type ClientState, type CodexClientOptions, type RequestArgs, type ServerRequestHandler } from "./client/codex-client.js";
 // Threads and turns come from the client (`startThread`, `thread.run`): types only, no constructor.
-export type { Thread } from "./session/thread.js";
-export type { Turn, CompletedTurn, TurnOptions } from "./session/turn.js";
+export type { CodexThread } from "./session/codex-thread.js";
+export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn.js";
 export type { TurnItemUpdate } from "./session/turn-items.js";
 export type {
   CodexProtocol,
@@ -27,10 +27,9 @@ export type { DynamicTool } from "./client/dynamic-tools.js";
 export {
   JsonRpcReplyError,
   type ConnectionDiagnostic,
-  type JsonRpcConnectionOptions,
+  type ConnectionOptions,
   type RequestOptions,
   type ServerRequestContext,
-  type ServerRequestHandler,
 } from "./rpc/json-rpc-connection.js";
 export type { Disposer } from "./util/dispose-symbols.js";
 export type { OverloadRetryOptions } from "./rpc/overload-retry.js";
@@ -44,7 +43,7 @@ export type {
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcSuccess,
-  RequestId,
+  JsonRpcId,
 } from "./framing/json-rpc-message.js";
 export {
   CodexRpcError,

@@ -22,5 +22,9 @@ export {
   type CodexPlatformTarget,
   type EnvironmentLookup,
 } from "./process/codex-binary-search.js";
+export { nodeStyleBinaryHost, type NodeStyleFileSystem, type NodeStyleHostOptions } from "./process/node-style-binary-host.js";
+export { shutDownProcess, type ShutdownSteps } from "./process/shutdown-sequence.js";
+export { describeSpawnError } from "./process/spawn-error.js";
+export type { SpawnCodexAppServerOptions } from "./process/spawn-options.js";
 export { stripAnsi } from "./process/strip-ansi.js";
 export { connectSpawned } from "./client/connect-spawned.js";

@@ -1,6 +1,6 @@
 // @codex-rpc/core/testing: what tests and benchmarks read of the internals (leak counts, the
-// connection in use, a Thread without `thread/start`). Not part of the user API: it may change in
+// connection in use, a CodexThread without `thread/start`). Not part of the user API: it may change in
 // any release. See "Reaching the internals" in the README for why it is an entry of its own.
 export { clientInternals, type ClientInternals } from "./client/codex-client.js";
-export { turnSubscriberCount } from "./session/turn.js";
+export { turnSubscriberCount } from "./session/codex-turn.js";
 export { JsonRpcConnection } from "./rpc/json-rpc-connection.js";

@@ -11,7 +11,7 @@ export type {
   JsonRpcNotification,
   JsonRpcRequest,
   JsonRpcSuccess,
-  RequestId,
+  JsonRpcId,
 } from "./framing/json-rpc-message.js";
 export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";

@@ -1,11 +1,4 @@
-import {
-  codexPlatformTarget as platformTarget,
-  environmentFromRecord,
-  isNodeScript,
-  searchCodexBinary,
-  type CodexBinaryHost,
-  type CodexPlatformTarget,
-} from "@codex-rpc/core/process";
+import { codexPlatformTarget as platformTarget, nodeStyleBinaryHost, searchCodexBinary, type CodexPlatformTarget } from "@codex-rpc/core/process";
 import { accessSync, constants, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,7 +39,7 @@ export function codexPlatformTarget(platform: string = process.platform, arch: s
  * @throws CodexRpcError `BINARY_NOT_FOUND`, listing every place tried and why it failed.
  */
 export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
-  return searchCodexBinary(nodeHost(options.env ?? process.env), {
+  return searchCodexBinary(nodeStyleBinaryHost(NODE_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: true }), {
     explicitPath: options.explicitPath,
     packageSearchFrom: options.packageSearchFrom ?? [process.cwd(), fileURLToPath(new URL(".", import.meta.url))],
     describePackageLookup: (directory) => `@openai/codex resolved from ${directory}`,
@@ -55,27 +48,5 @@ export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
   });
 }
 
-/** The search's view of Node: `node:fs` and `node:path`, and the environment given. */
-function nodeHost(env: Readonly<Record<string, string | undefined>>): CodexBinaryHost {
-  return {
-    platform: process.platform,
-    arch: process.arch,
-    env: environmentFromRecord(env),
-    fileKind: (path) => {
-      try {
-        return statSync(path).isFile() ? "file" : "other";
-      } catch {
-        return "missing";
-      }
-    },
-    // Scripts only need to be readable: they run under Node. Windows has no execute permission.
-    canRun: (path) => {
-      accessSync(path, isNodeScript(path) || process.platform === "win32" ? constants.R_OK : constants.X_OK);
-      return true;
-    },
-    realPath: (path) => realpathSync(path),
-    readTextFile: (path) => readFileSync(path, "utf8"),
-    joinPath: join,
-    dirname,
-  };
-}
+/** What the search reads the file system with. */
+const NODE_FILE_SYSTEM = { statSync, accessSync, realpathSync, readFileSync, constants, join, dirname };

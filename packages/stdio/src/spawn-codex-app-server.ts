@@ -1,31 +1,10 @@
 import { ConnectionClosedError, RequestAbortedError } from "@codex-rpc/core";
-import { codexChildEnvironment, isNodeScript } from "@codex-rpc/core/process";
+import { codexChildEnvironment, isNodeScript, type SpawnCodexAppServerOptions } from "@codex-rpc/core/process";
 import { spawn } from "node:child_process";
 import { findCodexBinary } from "./find-codex-binary.js";
-import { StdioTransport, type StdioTransportOptions } from "./stdio-transport.js";
+import { NodeStdioTransport } from "./node-stdio-transport.js";
 
-export interface SpawnCodexAppServerOptions extends Omit<StdioTransportOptions, "cwd"> {
-  /** The codex binary to run. Default: `findCodexBinary()` (CODEX_BIN, the @openai/codex package, PATH). */
-  readonly codexPath?: string;
-  /** Extra arguments after `app-server`, e.g. `["-c", "model=\"o4-mini\""]`. */
-  readonly args?: readonly string[];
-  /**
-   * Variables for the server, on top of what codex needs from this process's environment (PATH,
-   * HOME, CODEX_HOME, locale, proxies …: `CODEX_ENVIRONMENT_NEEDS` in @codex-rpc/core). Nothing else
-   * of this process's environment is passed — no API keys or tokens — since codex runs commands a
-   * model chose and they see it. A name set here wins; `NAME: undefined` withholds one of the needed ones.
-   */
-  readonly env?: Readonly<Record<string, string | undefined>>;
-  /**
-   * An already aborted signal starts nothing: the call rejects with RequestAbortedError. Starting
-   * does not wait on the server (it resolves once the process runs), so aborting later does
-   * nothing here: pass the same signal to `CodexClient.connect()` (as `connectCodex` does) to
-   * abort the handshake and end the process, or close the transport (`await using` it).
-   */
-  readonly signal?: AbortSignal;
-  /** The server's working directory. Default: this process's. */
-  readonly cwd?: string;
-}
+export type { SpawnCodexAppServerOptions };
 
 /**
  * Starts `codex app-server` and resolves with its transport once the process is running.
@@ -35,7 +14,7 @@ export interface SpawnCodexAppServerOptions extends Omit<StdioTransportOptions, 
  * @throws ConnectionClosedError (reason "error") when the process cannot be started, e.g. its
  *   working directory does not exist.
  */
-export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<StdioTransport> {
+export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = {}): Promise<NodeStdioTransport> {
   if (options.signal?.aborted) throw new RequestAbortedError("spawnCodexAppServer", undefined, options.signal.reason);
   const binary = findCodexBinary({ explicitPath: options.codexPath });
   const serverArgs = ["app-server", ...(options.args ?? [])];
@@ -48,9 +27,9 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
     stdio: ["pipe", "pipe", "pipe"],
     windowsHide: true,
   });
-  let transport: StdioTransport;
+  let transport: NodeStdioTransport;
   try {
-    transport = new StdioTransport(child, options);
+    transport = new NodeStdioTransport(child, options);
   } catch (error) {
     child.kill("SIGKILL"); // never leave a process nobody can reach
     throw error;

@@ -6,11 +6,11 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom } from "rxjs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { spawnCodexAppServer, type StdioTransport } from "../src/index.js";
+import { spawnCodexAppServer, type NodeStdioTransport } from "../src/index.js";
 import { isProcessRunning } from "@codex-rpc/test-support/runtimes.js";
 
 let codexHome: string;
-const started: StdioTransport[] = [];
+const started: NodeStdioTransport[] = [];
 
 beforeEach(() => {
   codexHome = mkdtempSync(join(tmpdir(), "codex-rpc-stdio-home-"));
@@ -21,7 +21,7 @@ afterEach(async () => {
   rmSync(codexHome, { recursive: true, force: true });
 });
 
-async function startServer(env: Record<string, string | undefined> = { ...process.env, CODEX_HOME: codexHome }): Promise<StdioTransport> {
+async function startServer(env: Record<string, string | undefined> = { ...process.env, CODEX_HOME: codexHome }): Promise<NodeStdioTransport> {
   const transport = await spawnCodexAppServer({ env });
   started.push(transport);
   return transport;
@@ -34,8 +34,8 @@ const initialize = {
   params: { clientInfo: { name: "codex_rpc_test", title: "codex-rpc tests", version: "0.1.0" }, capabilities: { experimentalApi: true } },
 };
 
-function replyTo(transport: StdioTransport, id: number): Promise<JsonRpcMessage> {
-  return firstValueFrom(transport.messages.pipe(filter((message) => "id" in message && message.id === id && !("method" in message))));
+function replyTo(transport: NodeStdioTransport, id: number): Promise<JsonRpcMessage> {
+  return firstValueFrom(transport.messages$.pipe(filter((message) => "id" in message && message.id === id && !("method" in message))));
 }
 
 describe("spawnCodexAppServer against codex 0.169.0", () => {
@@ -64,7 +64,7 @@ describe("spawnCodexAppServer against codex 0.169.0", () => {
     await transport.send(initialize);
     await reply;
     // codex logs its startup warnings (PATH aliases under /tmp, bubblewrap) before it answers.
-    await firstValueFrom(transport.diagnostics.pipe(filter((d) => d.kind === "stderr")));
+    await firstValueFrom(transport.diagnostics$.pipe(filter((d) => d.kind === "stderr")));
 
     const killedAt = performance.now();
     process.kill(pid, "SIGKILL");

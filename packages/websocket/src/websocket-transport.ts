@@ -101,8 +101,8 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
 
 /** A Transport over one WebSocket. Made by `openWebSocketTransport`. */
 export class WebSocketTransport implements Transport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   readonly closed: Promise<TransportCloseInfo>;
   /** Resolves when the connection is open; rejects with a WebSocketConnectError. */
   readonly opened: Promise<void>;
@@ -130,8 +130,8 @@ export class WebSocketTransport implements Transport {
     this.#resolved = resolveOptions(options);
     const heartbeat = this.#resolved.heartbeat;
     this.#heartbeat = heartbeat && new Heartbeat(heartbeat, (probe) => socket.send(probe), (error) => this.#peerIsDead(error));
-    this.messages = this.#inbox.observable;
-    this.diagnostics = this.#diagnostics.asObservable();
+    this.messages$ = this.#inbox.messages$;
+    this.diagnostics$ = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.opened = this.#watchOpening();
     socket.addEventListener("open", () => {

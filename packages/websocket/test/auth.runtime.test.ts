@@ -61,7 +61,7 @@ function capture(error: unknown): unknown {
 it("connects with the right token and runs the handshake", async () => {
   const client = await CodexClient.connect(await openWebSocketTransport({ url: server.url, token: TOKEN, WebSocket: Ws }));
   const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
   expect(client.initializeResponse.userAgent).toContain("codex");
   await client.close();
   captured.push(...diagnostics.map((diagnostic) => JSON.stringify(diagnostic)));

@@ -94,7 +94,7 @@ it("a frame carrying two messages and a binary frame: each dropped with a diagno
   });
   const transport = await openWebSocketTransport({ url, WebSocket: Ws });
   const diagnostics: TransportDiagnostic[] = [];
-  transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+  transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
   const client = await CodexClient.connect(transport);
   cleanups.push(() => client.close());
   const unknown: string[] = [];

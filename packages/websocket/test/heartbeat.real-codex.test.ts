@@ -83,8 +83,8 @@ describe("against a fake server (ws, Node 20)", () => {
     const transport = await openWebSocketTransport({ url: server.url, WebSocket: Ws, heartbeat: { intervalMs: 100, timeoutMs: 300 } });
     const messages: JsonRpcMessage[] = [];
     const diagnostics: TransportDiagnostic[] = [];
-    transport.messages.subscribe((message) => messages.push(message));
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.messages$.subscribe((message) => messages.push(message));
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(probes.length).toBeGreaterThanOrEqual(4);
     expect(probes.slice(0, 2)).toEqual(["codex-rpc-heartbeat-1", "codex-rpc-heartbeat-2"]);
@@ -102,7 +102,7 @@ describe("against a fake server (ws, Node 20)", () => {
       socket.on("close", () => clearInterval(timer));
     });
     const transport = await openWebSocketTransport({ url: server.url, WebSocket: Ws, heartbeat: { intervalMs: 200, timeoutMs: 100 } });
-    transport.messages.subscribe();
+    transport.messages$.subscribe();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(requests).toEqual([]);
     expect(await Promise.race([transport.closed, "open"])).toBe("open");
@@ -136,8 +136,8 @@ describe.each(["node22", "deno", "bun"] as const)("under the global WebSocket of
     }
     const transport = await openWebSocketTransport({ url: process.argv.at(-1), WebSocket: Recording, heartbeat: { intervalMs: 300, timeoutMs: 200 } });
     const messages = [];
-    transport.messages.subscribe((m) => messages.push(m));
-    transport.diagnostics.subscribe((d) => out({ diagnostic: d }));
+    transport.messages$.subscribe((m) => messages.push(m));
+    transport.diagnostics$.subscribe((d) => out({ diagnostic: d }));
     const started = performance.now();
     const info = await transport.closed;
     out({ detectedMs: Math.round(performance.now() - started), reason: info.reason, error: info.error?.message, probes: sent.filter((s) => s.includes("codex-rpc-heartbeat-")).length, messages });
@@ -191,8 +191,8 @@ describe("against the real codex app-server", () => {
     const transport = await openWebSocketTransport({ url: codex.url, WebSocket: recordingWs(sent, received), heartbeat: { intervalMs: 100, timeoutMs: 2_000 } });
     const messages: JsonRpcMessage[] = [];
     const diagnostics: TransportDiagnostic[] = [];
-    transport.messages.subscribe((message) => messages.push(message));
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.messages$.subscribe((message) => messages.push(message));
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
 
     await new Promise((resolve) => setTimeout(resolve, 400));
     const probesBefore = sent.filter(isProbe).length;
@@ -221,7 +221,7 @@ describe("against the real codex app-server", () => {
   it("a client over a heartbeat-probed connection sees no stray responses (ws)", async () => {
     const client = await CodexClient.connect(await openWebSocketTransport({ url: codex.url, WebSocket: Ws, heartbeat: { intervalMs: 50, timeoutMs: 2_000 } }));
     const diagnostics: ConnectionDiagnostic[] = [];
-    client.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     await new Promise((resolve) => setTimeout(resolve, 500));
     await expect(client.request("thread/list", {})).resolves.toMatchObject({ data: [] });
     expect(diagnostics).toEqual([]);
@@ -254,8 +254,8 @@ describe("against the real codex app-server", () => {
       const transport = await openWebSocketTransport({ url: process.argv.at(-1), WebSocket: Recording, heartbeat: { intervalMs: 100, timeoutMs: 500 } });
       const messages = [];
       const diagnostics = [];
-      transport.messages.subscribe((m) => messages.push(m));
-      transport.diagnostics.subscribe((d) => diagnostics.push(d));
+      transport.messages$.subscribe((m) => messages.push(m));
+      transport.diagnostics$.subscribe((d) => diagnostics.push(d));
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const open = (await Promise.race([transport.closed, "open"])) === "open";
       console.log(JSON.stringify({ open, probes: sent.filter((s) => s.includes("codex-rpc-heartbeat-")).length, messages, diagnostics }));

@@ -65,7 +65,7 @@ describe("under ws (Node 20)", () => {
     const server = await framingServer();
     const transport = await openWebSocketTransport({ url: server.url, WebSocket: Ws, maxMessageBytes: CAP });
     const diagnostics: TransportDiagnostic[] = [];
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     const client = await CodexClient.connect(transport);
     const seen: string[] = [];
     client.unknownNotifications().subscribe((notification) => seen.push(`${notification.method} ${JSON.stringify(notification).length}`));
@@ -87,10 +87,10 @@ describe("under ws (Node 20)", () => {
     const server = await framingServer();
     const transport = await openWebSocketTransport({ url: server.url, WebSocket: Ws, heartbeat: false });
     const diagnostics: TransportDiagnostic[] = [];
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     const received: Array<string | undefined> = [];
     const after = new Promise<void>((resolve) =>
-      transport.messages.subscribe((message) => {
+      transport.messages$.subscribe((message) => {
         const { method } = message as { method?: string };
         received.push(method);
         if (method === "after") resolve();
@@ -107,8 +107,8 @@ describe("under ws (Node 20)", () => {
     const server = await framingServer();
     const transport = await openWebSocketTransport({ url: server.url, WebSocket: Ws, maxMessageBytes: CAP });
     const diagnostics: TransportDiagnostic[] = [];
-    transport.diagnostics.subscribe((diagnostic) => diagnostics.push(diagnostic));
-    transport.messages.subscribe();
+    transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    transport.messages$.subscribe();
     await transport.send({ method: "send", params: { frames: [{ bytes: wsMaxPayloadFor(CAP) }] } });
     await transport.send({ method: "send", params: { frames: [{ bytes: wsMaxPayloadFor(CAP) + 1 }] } });
     const info = await transport.closed;
@@ -132,9 +132,9 @@ describe.each(["node22", "deno", "bun"] as const)("under the global WebSocket of
     const [url, cap] = process.argv.slice(-2);
     const transport = await openWebSocketTransport({ url, maxMessageBytes: Number(cap), heartbeat: false });
     const out = (value) => console.log(JSON.stringify(value));
-    transport.diagnostics.subscribe((d) => out({ diagnostic: d }));
+    transport.diagnostics$.subscribe((d) => out({ diagnostic: d }));
     let next = () => {};
-    transport.messages.subscribe((m) => { out({ message: m.method ?? m.id, size: JSON.stringify(m).length }); next(m); });
+    transport.messages$.subscribe((m) => { out({ message: m.method ?? m.id, size: JSON.stringify(m).length }); next(m); });
     const wait = (test) => new Promise((resolve) => (next = (m) => test(m) && resolve()));
     const send = (frames) => { const done = wait((m) => m.method === "after"); transport.send({ method: "send", params: { frames } }); return done; };
     await send([{ bytes: Number(cap) }, { bytes: Number(cap) + 1 }, { bytes: Number(cap), fill: "€" }, { bytes: Number(cap) + 2, fill: "€" }, { bytes: 20000, fill: "😀" }]);

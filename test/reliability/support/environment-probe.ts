@@ -19,7 +19,7 @@ const ADAPTERS = {
 export async function environmentSeenBy(adapter: AdapterPackage, standIn: string): Promise<string[]> {
   const transport = await adapter.spawnCodexAppServer({ codexPath: standIn, env: { CODEX_RPC_PASSED: "yes" } });
   try {
-    const message = (await firstValueFrom(transport.messages)) as JsonRpcMessage & { params: { names: string[] } };
+    const message = (await firstValueFrom(transport.messages$)) as JsonRpcMessage & { params: { names: string[] } };
     return message.params.names.sort();
   } finally {
     await transport.close();

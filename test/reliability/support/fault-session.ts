@@ -4,7 +4,7 @@
 // await on a promise that never settles spins a core instead of exiting), which the test sees.
 //
 // Usage: <runtime …> fault-session.ts <deno|bun> '<FaultInput as JSON>'
-import { CodexClient, ConnectionClosedError, type Transport, type TransportCloseInfo, type Turn } from "@codex-rpc/core";
+import { CodexClient, ConnectionClosedError, type Transport, type TransportCloseInfo, type CodexTurn } from "@codex-rpc/core";
 import { FaultClock, neverAnsweredApproval, unsettledAfter, watchStreams, type Outcome } from "./fault-checks.js";
 
 export type FaultScenario = "killed-before-initialize" | "killed-mid-stream" | "killed-with-approval-pending" | "eof-with-request-pending";
@@ -69,18 +69,18 @@ async function report(outcomes: Record<string, Promise<Outcome>>, streams?: { un
   print({ event: "outcomes", outcomes: settled, unsettled, unendedStreams: streams?.unended() ?? [] });
 }
 
-function turnStreams(client: CodexClient, turn: Turn) {
+function turnStreams(client: CodexClient, turn: CodexTurn) {
   return watchStreams({
     "client.state$": client.state$,
     "client.notifications()": client.notifications(),
-    "client.diagnostics": client.diagnostics,
+    "client.diagnostics$": client.diagnostics$,
     "turn.events$": turn.events$,
     "turn.items$": turn.items$,
     "turn.text$": turn.text$,
   });
 }
 
-async function iterate(turn: Turn): Promise<void> {
+async function iterate(turn: CodexTurn): Promise<void> {
   for await (const _event of turn);
 }
 

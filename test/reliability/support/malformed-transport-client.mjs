@@ -40,7 +40,7 @@ const client = await CodexClient.connect(transport, {
   requestTimeoutMs: 10_000,
 });
 const diagnostics = [];
-client.diagnostics.subscribe((diagnostic) => diagnostics.push({ kind: diagnostic.kind, message: diagnostic.message.slice(0, 300) }));
+client.diagnostics$.subscribe((diagnostic) => diagnostics.push({ kind: diagnostic.kind, message: diagnostic.message.slice(0, 300) }));
 // The scripted server echoes what its requests got back as an untyped notification.
 const replies = [];
 client.unknownNotifications().subscribe((notification) => {

@@ -28,7 +28,7 @@ import {
   type TransportCloseInfo,
 } from "../errors/errors.js";
 import { isUnknownMethodError, serverVersionOf } from "./server-version.js";
-import { JsonRpcConnection, type ConnectionDiagnostic, type JsonRpcConnectionOptions, type RequestOptions, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import { JsonRpcConnection, type ConnectionDiagnostic, type ConnectionOptions, type RequestOptions, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
 import { NotificationRouter } from "./notification-router.js";
 import { Reconnector } from "./reconnector.js";
@@ -36,7 +36,7 @@ import { resolveReconnect, type Reconnection, type ReconnectOptions, type Resume
 import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost } from "../session/session-host.js";
-import { Thread } from "../session/thread.js";
+import { CodexThread } from "../session/codex-thread.js";
 import type { Transport } from "../transport/transport.js";
 import { asyncDisposeSymbol, disposer, type Disposer } from "../util/dispose-symbols.js";
 
@@ -47,7 +47,7 @@ export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTy
     : [params: ParamsIn<T["clientRequests"], M>, options?: RequestOptions];
 
 /** Answers one kind of server request, typed by method (and by the client's protocol). */
-export type ServerRequestHandlerFor<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
+export type ServerRequestHandler<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
   params: ParamsIn<T["serverRequests"], M>,
   context: ServerRequestContext,
 ) => ResultIn<T["serverRequests"], M> | Promise<ResultIn<T["serverRequests"], M>>;
@@ -61,7 +61,7 @@ export type ClientState = "connecting" | "open" | "reconnecting" | "closed";
 /** How many diagnostics a late subscriber to `diagnostics` still sees, by default. */
 const DEFAULT_DIAGNOSTICS_REPLAY = 100;
 
-export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends JsonRpcConnectionOptions {
+export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends ConnectionOptions {
   /**
    * The protocol the client is typed by, validates with and expects the server to speak: the
    * stable surface of `@codex-rpc/protocol` by default; `protocol` from
@@ -102,7 +102,7 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
   /** Tools the model may call: declared on every `thread/start`, answered on `item/tool/call`. */
   readonly tools?: readonly DynamicTool[];
   /** Handlers for server requests, by method (the same as calling `handle` for each). */
-  readonly handlers?: { readonly [M in ServerRequestMethodOf<T>]?: ServerRequestHandlerFor<M, T> };
+  readonly handlers?: { readonly [M in ServerRequestMethodOf<T>]?: ServerRequestHandler<M, T> };
   /**
    * Validate what the server sends (notification and request params, results) with the generated
    * validators: `true` to have the protocol's loaded, or pass them (`await protocol.loadValidators()`).
@@ -135,8 +135,8 @@ export interface ClientInternals {
   readonly threadListenerCount: number;
   /** How many subscribers `notifications()` and `unknownNotifications()` have together now (for leak checks). */
   readonly notificationSubscriberCount: number;
-  /** A Thread for a thread the server already has, without `thread/start` (benchmarks script the server). */
-  threadFor(info: ProtocolThread): Thread<DefaultProtocolTypes>;
+  /** A CodexThread for a thread the server already has, without `thread/start` (benchmarks script the server). */
+  threadFor(info: ProtocolThread): CodexThread<DefaultProtocolTypes>;
 }
 
 /** Set by CodexClient's static block, which alone can read its private fields. */
@@ -165,7 +165,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       get notificationSubscriberCount() {
         return client.#router.subscriberCount;
       },
-      threadFor: (info) => new Thread(client.#sessionHost, info as never),
+      threadFor: (info) => new CodexThread(client.#sessionHost, info as never),
     });
   }
 
@@ -242,7 +242,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     this.reconnections$ = this.#reconnections.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
-      this.handle(method as ServerRequestMethodOf<T>, handler as ServerRequestHandlerFor<ServerRequestMethodOf<T>, T>);
+      this.handle(method as ServerRequestMethodOf<T>, handler as ServerRequestHandler<ServerRequestMethodOf<T>, T>);
     }
     this.#attach(transport);
   }
@@ -322,7 +322,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       onNotification: (notification) => this.#router.route(notification),
     });
     this.#connection = connection;
-    connection.diagnostics.subscribe((diagnostic) => this.#diagnostics.next(boundedDiagnostic(diagnostic)));
+    connection.diagnostics$.subscribe((diagnostic) => this.#diagnostics.next(boundedDiagnostic(diagnostic)));
     void connection.closed.then((info) => this.#onConnectionClosed(connection, info));
   }
 
@@ -426,7 +426,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   }
 
   /** What the transport and connection noticed: bad lines, failing handlers, failed validation (across reconnects). */
-  get diagnostics(): Observable<ConnectionDiagnostic> {
+  get diagnostics$(): Observable<ConnectionDiagnostic> {
     return this.#diagnostics.asObservable();
   }
 
@@ -434,27 +434,27 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * Answers a kind of server request. Returns a disposer (call it, or `using` it); a second
    * handler for the same method throws (dispose the first one to replace it).
    */
-  handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandlerFor<M, T>): Disposer {
+  handle<M extends ServerRequestMethodOf<T>>(method: M, handler: ServerRequestHandler<M, T>): Disposer {
     return disposer(this.#dispatcher.handle(method, handler as UntypedServerRequestHandler));
   }
 
   /** Starts a thread; registered tools are declared on it; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
-  async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<Thread<T>> {
+  async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
     const withTools = this.#dispatcher.hasTools ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs(this.#dispatcher.toolList) } : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this.#sessionHost, thread as never);
+    return new CodexThread<T>(this.#sessionHost, thread as never);
   }
 
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
-  async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<Thread<T>> {
+  async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
     const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
-    return new Thread<T>(this.#sessionHost, thread as never);
+    return new CodexThread<T>(this.#sessionHost, thread as never);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

@@ -1,8 +1,8 @@
 /** A JSON-RPC id: the server echoes it with its type (integer or string). */
-export type RequestId = string | number;
+export type JsonRpcId = string | number;
 
 export interface JsonRpcRequest {
-  readonly id: RequestId;
+  readonly id: JsonRpcId;
   readonly method: string;
   readonly params?: unknown;
 }
@@ -15,7 +15,7 @@ export interface JsonRpcNotification {
 }
 
 export interface JsonRpcSuccess {
-  readonly id: RequestId;
+  readonly id: JsonRpcId;
   readonly result: unknown;
 }
 
@@ -26,7 +26,7 @@ export interface JsonRpcErrorObject {
 }
 
 export interface JsonRpcFailure {
-  readonly id: RequestId | null;
+  readonly id: JsonRpcId | null;
   readonly error: JsonRpcErrorObject;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The options every process transport (Node's StdioTransport, Deno's, Bun's) takes for the server
+ * The options every process transport (NodeStdioTransport, DenoStdioTransport, BunStdioTransport) takes for the server
  * process it wraps: how much stderr to keep, how `close()` escalates, and how stdout is framed.
  */
 export interface ProcessTransportOptions {

@@ -4,6 +4,7 @@ import type { JsonRpcMessage } from "../framing/json-rpc-message.js";
 import { createNdjsonTransport, type NdjsonTransport } from "../transport/ndjson-transport.js";
 import type { ProcessTransportOptions } from "./process-transport-options.js";
 import { settlesWithin } from "../util/settles-within.js";
+import { shutDownProcess } from "./shutdown-sequence.js";
 import { asyncDisposeSymbol } from "../util/dispose-symbols.js";
 import { readStderrInto, type StderrReader } from "./stderr-reader.js";
 import { StderrTail } from "./stderr-tail.js";
@@ -62,8 +63,8 @@ const STDERR_AFTER_EXIT_MS = 250;
  * `close()` ends stdin, waits for the exit, then sends SIGTERM, then SIGKILL.
  */
 export class WebStreamProcessTransport implements Transport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   readonly closed: Promise<TransportCloseInfo>;
 
   readonly #process: WebStreamProcess;
@@ -95,8 +96,8 @@ export class WebStreamProcessTransport implements Transport {
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
-    this.messages = this.#transport.messages;
-    this.diagnostics = this.#transport.diagnostics;
+    this.messages$ = this.#transport.messages$;
+    this.diagnostics$ = this.#transport.diagnostics$;
     this.closed = this.#transport.closed;
   }
 
@@ -140,13 +141,15 @@ export class WebStreamProcessTransport implements Transport {
   }
 
   async #shutdown(): Promise<TransportCloseInfo> {
-    if (!this.#isGone) {
-      this.#endStdin(); // codex exits by itself when its input ends
-      if (!(await settlesWithin(this.#gone, this.#stdinEndTimeoutMs))) {
-        this.#kill("SIGTERM");
-        if (!(await settlesWithin(this.#gone, this.#sigtermTimeoutMs))) this.#kill("SIGKILL");
-      }
-    }
+    await shutDownProcess({
+      gone: this.#gone,
+      isGone: () => this.#isGone,
+      endStdin: () => this.#endStdin(),
+      kill: (signal) => this.#process.kill(signal),
+      onKillError: (signal, error) => this.#transport.reportDiagnostic({ kind: "other", message: `could not send ${signal}: ${(error as Error).message}` }),
+      stdinEndTimeoutMs: this.#stdinEndTimeoutMs,
+      sigtermTimeoutMs: this.#sigtermTimeoutMs,
+    });
     return this.#gone;
   }
 
@@ -159,14 +162,6 @@ export class WebStreamProcessTransport implements Transport {
       if (isPromiseLike(ended)) ended.then(undefined, () => {});
     } catch {
       // Same: a pipe nobody reads any more.
-    }
-  }
-
-  #kill(signal: "SIGTERM" | "SIGKILL"): void {
-    try {
-      this.#process.kill(signal);
-    } catch (error) {
-      this.#transport.reportDiagnostic({ kind: "other", message: `could not send ${signal}: ${(error as Error).message}` });
     }
   }
 }

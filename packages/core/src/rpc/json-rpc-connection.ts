@@ -16,7 +16,7 @@ import type {
   JsonRpcMessage,
   JsonRpcNotification,
   JsonRpcRequest,
-  RequestId,
+  JsonRpcId,
 } from "../framing/json-rpc-message.js";
 import { Multicast } from "../util/multicast.js";
 import { backoffDelay } from "../util/backoff.js";
@@ -37,13 +37,13 @@ export interface RequestOptions {
 
 /** A server-to-client request being answered: `signal` fires if the server withdraws it. */
 export interface ServerRequestContext {
-  readonly id: RequestId;
+  readonly id: JsonRpcId;
   readonly method: string;
   readonly signal: AbortSignal;
 }
 
-/** Answers one server request; throw a JsonRpcReplyError to choose the error code. */
-export type ServerRequestHandler = (request: JsonRpcRequest, context: ServerRequestContext) => unknown;
+/** The connection's one answerer of server requests (the client's dispatcher); throw a JsonRpcReplyError to choose the error code. */
+export type JsonRpcRequestHandler = (request: JsonRpcRequest, context: ServerRequestContext) => unknown;
 
 /** Thrown by a server-request handler to answer with a specific JSON-RPC error. */
 export class JsonRpcReplyError extends Error {
@@ -56,15 +56,20 @@ export class JsonRpcReplyError extends Error {
   }
 }
 
-export interface JsonRpcConnectionOptions {
+/** What a user tunes of the JSON-RPC connection (part of `CodexClientOptions`). */
+export interface ConnectionOptions {
   /** Default reply timeout in milliseconds (default 120 000; `Infinity` for none). */
   readonly requestTimeoutMs?: number;
   /** Retries of requests answered -32001 "Server overloaded". */
   readonly overloadRetry?: Partial<OverloadRetryOptions>;
   /** Send `"jsonrpc": "2.0"` on every message (codex does not need it; default false). */
   readonly sendJsonRpcVersion?: boolean;
+}
+
+/** The connection's options: the user's, and the hooks of the layer above (the client). */
+export interface JsonRpcConnectionOptions extends ConnectionOptions {
   /** Answers server-to-client requests. Without one every request gets -32601. */
-  readonly onServerRequest?: ServerRequestHandler;
+  readonly onServerRequest?: JsonRpcRequestHandler;
   /**
    * Called synchronously for every notification, before `notifications` emits it: the layer above
    * routes through this rather than through a Subject hop per message.
@@ -96,7 +101,7 @@ export interface ConnectionDiagnostic extends Omit<TransportDiagnostic, "kind"> 
 
 interface PendingRequest {
   readonly method: string;
-  readonly id: RequestId;
+  readonly id: JsonRpcId;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
@@ -108,15 +113,15 @@ interface PendingRequest {
  */
 export class JsonRpcConnection {
   /** Every notification from the server, in order. Hot: subscribe before sending what causes them. */
-  readonly notifications: Observable<JsonRpcNotification>;
+  readonly notifications$: Observable<JsonRpcNotification>;
   /** Transport and connection diagnostics (bad lines, unknown replies, failing handlers). */
-  readonly diagnostics: Observable<ConnectionDiagnostic>;
+  readonly diagnostics$: Observable<ConnectionDiagnostic>;
   /** Resolves once with how the transport ended. */
   readonly closed: Promise<TransportCloseInfo>;
 
   private readonly notificationSubject = new Multicast<JsonRpcNotification>();
   private readonly diagnosticSubject = new Subject<ConnectionDiagnostic>();
-  private readonly pending = new Map<RequestId, PendingRequest>();
+  private readonly pending = new Map<JsonRpcId, PendingRequest>();
   private readonly serverRequests = new Map<string, AbortController>();
   /** Requests waiting out an overload backoff: stopped when the connection closes. */
   private readonly backoffs = new Set<(error: unknown) => void>();
@@ -133,11 +138,11 @@ export class JsonRpcConnection {
     this.requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
     checkTimeout(this.requestTimeoutMs, "requestTimeoutMs");
     this.retry = resolveOverloadRetry(options.overloadRetry);
-    this.notifications = this.notificationSubject.observable;
-    this.diagnostics = this.diagnosticSubject.asObservable();
+    this.notifications$ = this.notificationSubject.observable;
+    this.diagnostics$ = this.diagnosticSubject.asObservable();
     this.subscriptions.push(
-      transport.diagnostics.subscribe((diagnostic) => this.diagnosticSubject.next(diagnostic)),
-      transport.messages.subscribe({ next: (message) => this.dispatch(message) }),
+      transport.diagnostics$.subscribe((diagnostic) => this.diagnosticSubject.next(diagnostic)),
+      transport.messages$.subscribe({ next: (message) => this.dispatch(message) }),
     );
     this.closed = transport.closed.then((info) => {
       this.shutDown(info);
@@ -302,7 +307,7 @@ export class JsonRpcConnection {
     this.notificationSubject.next(notification);
   }
 
-  private settleReply(id: RequestId, record: Record<string, unknown>): void {
+  private settleReply(id: JsonRpcId, record: Record<string, unknown>): void {
     const pending = this.pending.get(id);
     if (!pending) {
       // The id itself may be huge: the diagnostic keeps an excerpt, never the payload.
@@ -375,14 +380,14 @@ export class JsonRpcConnection {
     }
     sent.catch((error: unknown) => {
       if (this.closeInfo || error instanceof ConnectionClosedError) return;
-      const id = (message as { id: RequestId }).id;
+      const id = (message as { id: JsonRpcId }).id;
       this.diagnosticSubject.next({ kind: "handler-error", message: `the reply to server request ${excerptOf(id)} could not be sent: ${describeThrown(error)}` });
       send({ id, error: { code: JSON_RPC_INTERNAL_ERROR, message: "the client's reply could not be encoded" } } as JsonRpcMessage).catch(() => undefined);
     });
   }
 
   /** The server withdrew a request (`serverRequest/resolved`): its handler's signal fires. */
-  withdrawServerRequest(id: RequestId): boolean {
+  withdrawServerRequest(id: JsonRpcId): boolean {
     const key = typeof id === "string" ? `s${id}` : `n${id}`;
     const controller = this.serverRequests.get(key);
     if (!controller) return false;

@@ -34,8 +34,8 @@ export function createLoopbackTransportPair(): [client: LoopbackTransport, serve
 }
 
 class LoopbackEnd implements LoopbackTransport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   readonly closed: Promise<TransportCloseInfo>;
   peer!: LoopbackEnd;
 
@@ -49,8 +49,8 @@ class LoopbackEnd implements LoopbackTransport {
   #inboxCompleted = false;
 
   constructor() {
-    this.messages = this.#inbox.observable;
-    this.diagnostics = this.#diagnostics.asObservable();
+    this.messages$ = this.#inbox.messages$;
+    this.diagnostics$ = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
   }
 

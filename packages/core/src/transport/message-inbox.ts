@@ -1,20 +1,20 @@
 import { Observable, type Subscriber, type TeardownLogic } from "rxjs";
 
 /**
- * Where a transport puts the messages it receives, for `Transport.messages`: everything received
+ * Where a transport puts the messages it receives, for `Transport.messages$`: everything received
  * before the first subscriber is kept and replayed to it, in order; after that, messages go
  * straight to the live subscribers (a Subject hop per message costs more than the framing).
  * `complete()` ends the stream for current and later subscribers.
  */
 export class MessageInbox<T> {
-  readonly observable: Observable<T>;
+  readonly messages$: Observable<T>;
   readonly #live = new Set<Subscriber<T>>();
   /** Messages received before the first subscriber; undefined once it has subscribed. */
   #backlog: T[] | undefined = [];
   #completed = false;
 
   constructor() {
-    this.observable = new Observable<T>((subscriber) => this.#subscribe(subscriber));
+    this.messages$ = new Observable<T>((subscriber) => this.#subscribe(subscriber));
   }
 
   deliver(message: T): void {

@@ -84,8 +84,8 @@ interface QueuedWrite {
 }
 
 class NdjsonChannelTransport implements NdjsonTransport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   readonly closed: Promise<TransportCloseInfo>;
 
   readonly #options: NdjsonTransportOptions;
@@ -127,8 +127,8 @@ class NdjsonChannelTransport implements NdjsonTransport {
     this.closed = new Promise((resolve) => {
       this.#resolveClosed = resolve;
     });
-    this.messages = this.#inbox.observable;
-    this.diagnostics = this.#diagnostics.asObservable();
+    this.messages$ = this.#inbox.messages$;
+    this.diagnostics$ = this.#diagnostics.asObservable();
     options.ended.then(
       (info) => this.#onEnded(info),
       (error: unknown) => this.#onEnded({ reason: "error", error }),

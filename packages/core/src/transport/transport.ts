@@ -18,8 +18,8 @@ export type { TransportDiagnostic };
  * - `closed` resolves (never rejects) once, with how the transport ended.
  */
 export interface Transport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   send(message: JsonRpcMessage): Promise<void>;
   close(): Promise<void>;
   readonly closed: Promise<TransportCloseInfo>;

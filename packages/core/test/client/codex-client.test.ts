@@ -30,7 +30,7 @@ describe("CodexClient: handshake and requests (scripted server)", () => {
     const error = await client.request("thread/list", {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "VALIDATION_FAILED", method: "thread/list", part: "result" });
     const reported: string[] = [];
-    client.diagnostics.subscribe((d) => reported.push(`${d.kind}: ${d.message}`));
+    client.diagnostics$.subscribe((d) => reported.push(`${d.kind}: ${d.message}`));
     const delivered = firstValueFrom(client.notifications("thread/name/updated"));
     server.notify("thread/name/updated", { threadId: 42 });
     expect(await delivered).toEqual({ threadId: 42 });

@@ -7,7 +7,7 @@ describe("notifications and framing (scripted server)", () => {
     // A line that is not JSON needs the byte path: the loopback transport carries messages only.
     const { server, client } = await connect({ framing: "ndjson" });
     const diagnostics: string[] = [];
-    client.diagnostics.subscribe((d) => diagnostics.push(d.kind));
+    client.diagnostics$.subscribe((d) => diagnostics.push(d.kind));
     const unknown = firstValueFrom(client.unknownNotifications());
     const known = firstValueFrom(client.notifications("thread/name/updated"));
     server.sendRaw("this is not json\n");

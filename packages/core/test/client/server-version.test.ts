@@ -10,7 +10,7 @@ describe("server version", () => {
     const server = new ScriptedAppServer();
     const client = await CodexClient.connect(server.transport);
     const diagnostics: ConnectionDiagnostic[] = [];
-    client.diagnostics.subscribe((d) => diagnostics.push(d));
+    client.diagnostics$.subscribe((d) => diagnostics.push(d));
     expect(client.serverVersion).toBe(PROTOCOL_VERSION);
     expect(client.protocolVersion).toBe(PROTOCOL_VERSION);
     expect(diagnostics).toEqual([]);
@@ -21,7 +21,7 @@ describe("server version", () => {
     const server = new ScriptedAppServer({ codexVersion: "0.166.0" });
     const client = await CodexClient.connect(server.transport);
     const diagnostics: ConnectionDiagnostic[] = [];
-    client.diagnostics.subscribe((d) => diagnostics.push(d));
+    client.diagnostics$.subscribe((d) => diagnostics.push(d));
     expect(client.serverVersion).toBe("0.166.0");
     expect(diagnostics).toEqual([
       expect.objectContaining({ kind: "version-mismatch", message: expect.stringContaining(`codex 0.166.0 but this client's protocol is for codex ${PROTOCOL_VERSION}`) }),

@@ -83,7 +83,7 @@ export class ScriptedAppServer {
       const [client, server] = createLoopbackTransportPair();
       this.transport = client;
       this.peer = server;
-      server.messages.subscribe({ next: (message) => this.receive(message), complete: () => (this.closed = true) });
+      server.messages$.subscribe({ next: (message) => this.receive(message), complete: () => (this.closed = true) });
       return;
     }
     this.peer = undefined;

@@ -16,8 +16,8 @@ describe("createLoopbackTransportPair", () => {
     const [client, server] = createLoopbackTransportPair();
     const atServer: JsonRpcMessage[] = [];
     const atClient: JsonRpcMessage[] = [];
-    server.messages.subscribe((m) => atServer.push(m));
-    client.messages.subscribe((m) => atClient.push(m));
+    server.messages$.subscribe((m) => atServer.push(m));
+    client.messages$.subscribe((m) => atClient.push(m));
     const sent = Array.from({ length: 100 }, (_, i) => message(i));
     await Promise.all(sent.map((m) => client.send(m)));
     await server.send(message(-1));
@@ -29,7 +29,7 @@ describe("createLoopbackTransportPair", () => {
   it("delivers asynchronously, never while the sender is still running", async () => {
     const [client, server] = createLoopbackTransportPair();
     const seen: JsonRpcMessage[] = [];
-    server.messages.subscribe((m) => seen.push(m));
+    server.messages$.subscribe((m) => seen.push(m));
     const sent = client.send(message(1));
     expect(seen).toEqual([]);
     await sent;
@@ -41,15 +41,15 @@ describe("createLoopbackTransportPair", () => {
     await client.send(message(1));
     await client.send(message(2));
     const seen: JsonRpcMessage[] = [];
-    server.messages.subscribe((m) => seen.push(m));
+    server.messages$.subscribe((m) => seen.push(m));
     await client.send(message(3));
     expect(seen).toEqual([message(1), message(2), message(3)]);
   });
 
   it("close() closes both ends: messages already sent arrive, then both streams complete", async () => {
     const [client, server] = createLoopbackTransportPair();
-    const atServer = firstValueFrom(server.messages.pipe(toArray()));
-    const atClient = firstValueFrom(client.messages.pipe(toArray()));
+    const atServer = firstValueFrom(server.messages$.pipe(toArray()));
+    const atClient = firstValueFrom(client.messages$.pipe(toArray()));
     void client.send(message(1));
     void client.send(message(2));
     await client.close();
@@ -94,7 +94,7 @@ describe("createLoopbackTransportPair", () => {
     const [client, server] = createLoopbackTransportPair();
     await client.send(message(1));
     await client.close();
-    expect(await firstValueFrom(server.messages.pipe(toArray()))).toEqual([message(1)]);
-    expect(await firstValueFrom(server.diagnostics.pipe(toArray()))).toEqual([]);
+    expect(await firstValueFrom(server.messages$.pipe(toArray()))).toEqual([message(1)]);
+    expect(await firstValueFrom(server.diagnostics$.pipe(toArray()))).toEqual([]);
   });
 });

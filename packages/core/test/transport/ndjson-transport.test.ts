@@ -63,7 +63,7 @@ function collect<T>(observable: { subscribe(observer: { next(v: T): void; comple
 describe("createNdjsonTransport", () => {
   it("delivers messages synchronously and in order, across chunk boundaries", () => {
     const { transport, sink } = fakeChannel();
-    const received = collect<JsonRpcMessage>(transport.messages);
+    const received = collect<JsonRpcMessage>(transport.messages$);
     const bytes = new Uint8Array([...line({ id: 1, result: "a" }), ...line({ method: "n", params: { s: "é" } }), ...line({ id: 2, result: "b" })]);
     sink.data(bytes.subarray(0, 30));
     sink.data(bytes.subarray(30));
@@ -74,14 +74,14 @@ describe("createNdjsonTransport", () => {
     const { transport, sink } = fakeChannel();
     sink.data(line({ method: "early/1" }));
     sink.data(line({ method: "early/2" }));
-    const received = collect<JsonRpcMessage>(transport.messages);
+    const received = collect<JsonRpcMessage>(transport.messages$);
     sink.data(line({ method: "late" }));
     expect(received.values.map((m) => (m as { method: string }).method)).toEqual(["early/1", "early/2", "late"]);
   });
 
   it("closes with the channel's info when it ends: messages complete, closed resolves once", async () => {
     const { transport, sink, ended } = fakeChannel();
-    const received = collect<JsonRpcMessage>(transport.messages);
+    const received = collect<JsonRpcMessage>(transport.messages$);
     sink.data(line({ id: 1, result: null }));
     sink.end();
     const info: TransportCloseInfo = { reason: "exit", exitCode: 3, signal: null, stderrTail: ["boom"] };
@@ -102,7 +102,7 @@ describe("createNdjsonTransport", () => {
 
   it("after the channel ends, still delivers what was on its way before closing", async () => {
     const { transport, sink, ended } = fakeChannel({ eofGraceMs: 5_000 });
-    const received = collect<JsonRpcMessage>(transport.messages);
+    const received = collect<JsonRpcMessage>(transport.messages$);
     ended.resolve({ reason: "exit", exitCode: 0, signal: null });
     await Promise.resolve();
     sink.data(line({ id: 9, result: "last words" }));
@@ -119,7 +119,7 @@ describe("createNdjsonTransport", () => {
     sink.data(line({ id: 1, result: null }));
     sink.data(utf8.encode('{"id":2,"result":"no newline"}'));
     sink.end();
-    const received = await firstValueFrom(transport.messages.pipe(toArray()));
+    const received = await firstValueFrom(transport.messages$.pipe(toArray()));
     expect(received).toEqual([
       { id: 1, result: null },
       { id: 2, result: "no newline" },
@@ -156,7 +156,7 @@ describe("createNdjsonTransport", () => {
 
   it("close() shuts down once, reports reason closed with the shutdown's details, and is idempotent", async () => {
     const { transport, shutdown } = fakeChannel();
-    const received = collect<JsonRpcMessage>(transport.messages);
+    const received = collect<JsonRpcMessage>(transport.messages$);
     const first = transport.close();
     const second = transport.close();
     expect(second).toBe(first);
@@ -312,7 +312,7 @@ describe("createNdjsonTransport", () => {
     const { transport, sink, ended } = fakeChannel();
     for (let i = 0; i < 150; i++) sink.data(utf8.encode(`garbage ${i}\n`));
     transport.reportDiagnostic({ kind: "stderr", message: "WARN something" });
-    const seen = collect<TransportDiagnostic>(transport.diagnostics);
+    const seen = collect<TransportDiagnostic>(transport.diagnostics$);
     expect(seen.values).toHaveLength(100);
     expect(seen.values[0]).toMatchObject({ kind: "invalid-json", excerpt: "garbage 51" });
     expect(seen.values[99]).toEqual({ kind: "stderr", message: "WARN something" });
@@ -328,7 +328,7 @@ describe("createNdjsonTransport", () => {
     sink.end();
     ended.resolve({ reason: "exit", exitCode: 0 });
     await transport.closed;
-    await expect(firstValueFrom(transport.messages.pipe(toArray()))).resolves.toEqual([{ id: 1, result: "kept" }]);
+    await expect(firstValueFrom(transport.messages$.pipe(toArray()))).resolves.toEqual([{ id: 1, result: "kept" }]);
   });
 
   describe("with a ReadableStream input", () => {
@@ -343,7 +343,7 @@ describe("createNdjsonTransport", () => {
       });
       const ended = deferred<TransportCloseInfo>();
       const transport = createNdjsonTransport({ input, write: () => {}, shutdown: async () => ({ reason: "exit" }), ended: ended.promise, eofGraceMs: 10 });
-      const received = await firstValueFrom(transport.messages.pipe(toArray()));
+      const received = await firstValueFrom(transport.messages$.pipe(toArray()));
       expect(received).toEqual([
         { id: 1, result: 1 },
         { id: 2, result: 2 },
@@ -372,7 +372,7 @@ describe("createNdjsonTransport", () => {
         },
       });
       const transport = createNdjsonTransport({ input, write: () => {}, shutdown: async () => ({ reason: "exit" }), ended: new Promise(() => {}) });
-      const received = collect<JsonRpcMessage>(transport.messages);
+      const received = collect<JsonRpcMessage>(transport.messages$);
       await expect(transport.closed).resolves.toMatchObject({ reason: "error", error: failure });
       expect(received.completed).toBe(true);
     });
@@ -399,7 +399,7 @@ describe("over a pair of web streams", () => {
       ended,
     });
     const received: unknown[] = [];
-    transport.messages.subscribe((message) => received.push(message));
+    transport.messages$.subscribe((message) => received.push(message));
     push.enqueue(encodeNdjsonLine({ method: "a", params: { n: 1 } }));
     push.enqueue(encodeNdjsonLine({ method: "b", params: { n: 2 } }));
     await Promise.all(Array.from({ length: 20 }, (_, id) => transport.send({ id, method: "m" })));

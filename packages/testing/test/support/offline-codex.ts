@@ -5,7 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { firstValueFrom, tap, toArray } from "rxjs";
-import { CodexClient, type CompletedTurn, type JsonRpcRequest, type Thread, type Transport, type TurnOptions } from "@codex-rpc/core";
+import { CodexClient, type CompletedTurn, type JsonRpcRequest, type CodexThread, type Transport, type TurnOptions } from "@codex-rpc/core";
 import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
 import type * as Experimental from "@codex-rpc/protocol/experimental";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
@@ -73,13 +73,13 @@ export class OfflineCodex {
   }
 
   /** Starts a thread in the workspace, approvalPolicy "never" unless said otherwise. */
-  startThread(params: Experimental.ThreadStartParams = {}): Promise<Thread> {
+  startThread(params: Experimental.ThreadStartParams = {}): Promise<CodexThread> {
     // Core is typed by the stable protocol; experimental params (dynamicTools) pass through as is.
     return this.client.startThread({ cwd: this.workspace, approvalPolicy: "never", ...params } as ThreadStartParams);
   }
 
   /** Runs one turn to its end and collects its notifications. */
-  async runTurn(thread: Thread, text: string, params: TurnParams = {}): Promise<TurnRun> {
+  async runTurn(thread: CodexThread, text: string, params: TurnParams = {}): Promise<TurnRun> {
     const turn = thread.run(text, { params: params as TurnOptions["params"] });
     // Subscribed in the tick run() returns: no event of the turn is missed.
     const notifications = firstValueFrom(turn.events$.pipe(toArray()));
@@ -96,12 +96,12 @@ export class OfflineCodex {
   /** The transport, with every server request it delivers recorded in `serverRequests`. */
   #recording(transport: Transport): Transport {
     return {
-      messages: transport.messages.pipe(
+      messages$: transport.messages$.pipe(
         tap((message) => {
           if ("method" in message && "id" in message) this.serverRequests.push(message);
         }),
       ),
-      diagnostics: transport.diagnostics,
+      diagnostics$: transport.diagnostics$,
       send: (message) => transport.send(message),
       close: () => transport.close(),
       closed: transport.closed,

@@ -55,8 +55,8 @@ const client = `
   const seen = [];
   let afters = 0;
   let wake = () => {};
-  transport.diagnostics.subscribe((d) => seen.push(d.kind + " " + d.bytes));
-  transport.messages.subscribe((m) => {
+  transport.diagnostics$.subscribe((d) => seen.push(d.kind + " " + d.bytes));
+  transport.messages$.subscribe((m) => {
     if (m.method === "big") seen.push("kept");
     if (m.method === "after") afters++;
     wake();

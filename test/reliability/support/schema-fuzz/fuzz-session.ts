@@ -3,7 +3,7 @@
 // and the batch's cases are sent as raw lines, then a valid turn/completed. Afterwards every case
 // is held to its expectation (oracle.ts): diagnostics per line, delivery, replies, the deltas on
 // `turn.text$` in order, the turn settled, nothing thrown where the user cannot catch it.
-import { CodexClient, type CodexClientOptions, type ConnectionDiagnostic, type DynamicTool, type Thread } from "@codex-rpc/core";
+import { CodexClient, type CodexClientOptions, type ConnectionDiagnostic, type DynamicTool, type CodexThread } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/testing";
 import type { ServerRequestMethod } from "@codex-rpc/protocol";
 import type { Catalogue } from "./protocol-catalogue.mjs";
@@ -80,10 +80,10 @@ export class FuzzSession {
     readonly config: SessionConfig,
     readonly fake: FakeAppServer,
     readonly client: CodexClient,
-    private readonly thread: Thread,
+    private readonly thread: CodexThread,
     private readonly crashes: CrashWatch,
   ) {
-    client.diagnostics.subscribe((diagnostic) => this.diagnostics.push(diagnostic));
+    client.diagnostics$.subscribe((diagnostic) => this.diagnostics.push(diagnostic));
     client.notifications().subscribe((notification) => count(this.#typed, (notification as { emittedAtMs?: unknown }).emittedAtMs));
     client.unknownNotifications().subscribe((notification) => count(this.#unknown, notification.emittedAtMs));
   }

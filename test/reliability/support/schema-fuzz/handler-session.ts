@@ -44,7 +44,7 @@ export class HandlerSession {
     readonly client: CodexClient,
     private readonly crashes: CrashWatch,
   ) {
-    client.diagnostics.subscribe((diagnostic) => this.diagnostics.push(diagnostic));
+    client.diagnostics$.subscribe((diagnostic) => this.diagnostics.push(diagnostic));
   }
 
   static async open(catalogue: Catalogue, validate: boolean, crashes: CrashWatch): Promise<HandlerSession> {

@@ -2,7 +2,7 @@
 // required field missing, null, of the wrong type, …): whatever the reply, `turn.started` and
 // `turn.completed` settle — the turn id a reply gave gets a valid turn/completed — and nothing is
 // thrown where the user cannot catch it. With validation on, a reply the validator rejects fails the turn.
-import { CodexClient, type Thread } from "@codex-rpc/core";
+import { CodexClient, type CodexThread } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/testing";
 import type { Catalogue } from "./protocol-catalogue.mjs";
 import { buildCase, type CaseSpec } from "./malformed-messages.mjs";
@@ -26,7 +26,7 @@ export class TurnStartSession {
     private readonly fake: FakeAppServer,
     private readonly turns: ReturnType<typeof answerTurnStart>,
     readonly client: CodexClient,
-    private readonly thread: Thread,
+    private readonly thread: CodexThread,
     readonly validate: boolean,
     private readonly crashes: CrashWatch,
   ) {}

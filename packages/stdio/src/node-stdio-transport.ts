@@ -1,13 +1,13 @@
 import { type JsonRpcMessage, type Transport, type TransportCloseInfo, type TransportDiagnostic } from "@codex-rpc/core";
-import { asyncDisposeSymbol, createNdjsonTransport, settlesWithin, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
-import { StderrTail, type ProcessTransportOptions } from "@codex-rpc/core/process";
+import { asyncDisposeSymbol, createNdjsonTransport, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
+import { StderrTail, describeSpawnError, shutDownProcess, type ProcessTransportOptions } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { nodeDecoding } from "./node-decoding.js";
 import type { Observable } from "rxjs";
 import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
 
-export interface StdioTransportOptions extends ProcessTransportOptions {
+export interface NodeStdioTransportOptions extends ProcessTransportOptions {
   /**
    * The working directory the process was spawned in, if not this process's: named in the error
    * when the start fails, since Node reports a missing working directory as ENOENT of the command.
@@ -28,9 +28,9 @@ const STREAMS_AFTER_EXIT_MS = 250;
  *
  * Every close info carries the stderr tail; an exit carries the exit code and signal.
  */
-export class StdioTransport implements Transport {
-  readonly messages: Observable<JsonRpcMessage>;
-  readonly diagnostics: Observable<TransportDiagnostic>;
+export class NodeStdioTransport implements Transport {
+  readonly messages$: Observable<JsonRpcMessage>;
+  readonly diagnostics$: Observable<TransportDiagnostic>;
   readonly closed: Promise<TransportCloseInfo>;
 
   readonly #child: ChildProcess;
@@ -43,9 +43,9 @@ export class StdioTransport implements Transport {
   #isGone = false;
   #endInput: () => void = () => {};
 
-  constructor(child: ChildProcess, options: StdioTransportOptions = {}) {
+  constructor(child: ChildProcess, options: NodeStdioTransportOptions = {}) {
     const { stdin, stdout, stderr } = child;
-    if (!stdin || !stdout || !stderr) throw new TypeError("StdioTransport needs a child process spawned with stdio: 'pipe'");
+    if (!stdin || !stdout || !stderr) throw new TypeError("NodeStdioTransport needs a child process spawned with stdio: 'pipe'");
     this.#child = child;
     this.#stdinEndTimeoutMs = options.stdinEndTimeoutMs ?? 2000;
     this.#sigtermTimeoutMs = options.sigtermTimeoutMs ?? 2000;
@@ -73,8 +73,8 @@ export class StdioTransport implements Transport {
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });
-    this.messages = this.#transport.messages;
-    this.diagnostics = this.#transport.diagnostics;
+    this.messages$ = this.#transport.messages$;
+    this.diagnostics$ = this.#transport.diagnostics$;
     this.closed = this.#transport.closed;
     terminateOnParentExit(child);
   }
@@ -111,7 +111,7 @@ export class StdioTransport implements Transport {
     stdout.on("error", (error) => sink.error(error));
   }
 
-  #watchProcess(options: StdioTransportOptions): Promise<TransportCloseInfo> {
+  #watchProcess(options: NodeStdioTransportOptions): Promise<TransportCloseInfo> {
     const child = this.#child;
     return new Promise<TransportCloseInfo>((resolve) => {
       let streamsTimer: NodeJS.Timeout | undefined;
@@ -129,7 +129,7 @@ export class StdioTransport implements Transport {
       };
       child.on("error", (error) => {
         if (child.pid === undefined) {
-          settle({ reason: "error", error: describeSpawnError(child.spawnfile, options.cwd, error) });
+          settle({ reason: "error", error: describeSpawnError(child.spawnfile, options.cwd, error, existsSync) });
         } else if (!this.#isGone) {
           this.#transport.reportDiagnostic({ kind: "other", message: `child process error: ${error.message}` });
         }
@@ -144,34 +144,15 @@ export class StdioTransport implements Transport {
   }
 
   async #shutdown(): Promise<TransportCloseInfo> {
-    if (!this.#isGone) {
-      this.#child.stdin?.end();
-      if (!(await settlesWithin(this.#gone, this.#stdinEndTimeoutMs))) {
-        this.#kill("SIGTERM");
-        if (!(await settlesWithin(this.#gone, this.#sigtermTimeoutMs))) this.#kill("SIGKILL");
-      }
-    }
+    await shutDownProcess({
+      gone: this.#gone,
+      isGone: () => this.#isGone,
+      endStdin: () => this.#child.stdin?.end(),
+      kill: (signal) => this.#child.kill(signal),
+      onKillError: (signal, error) => this.#transport.reportDiagnostic({ kind: "other", message: `could not send ${signal}: ${(error as Error).message}` }),
+      stdinEndTimeoutMs: this.#stdinEndTimeoutMs,
+      sigtermTimeoutMs: this.#sigtermTimeoutMs,
+    });
     return this.#gone;
   }
-
-  #kill(signal: NodeJS.Signals): void {
-    try {
-      this.#child.kill(signal);
-    } catch (error) {
-      this.#transport.reportDiagnostic({ kind: "other", message: `could not send ${signal}: ${(error as Error).message}` });
-    }
-  }
-}
-
-/** Node reports a missing working directory as ENOENT of the command: say which one it was. */
-function describeSpawnError(command: string, cwd: string | undefined, error: Error & { code?: string }): Error {
-  let reason: string;
-  if (error.code === "ENOENT") {
-    reason = cwd !== undefined && !existsSync(cwd) ? `its working directory ${cwd} does not exist` : `${command} does not exist`;
-  } else if (error.code === "EACCES") {
-    reason = `${command} is not executable`;
-  } else {
-    reason = error.message;
-  }
-  return new Error(`could not start ${command}: ${reason} (${error.code ?? "spawn error"})`, { cause: error });
 }

@@ -5,10 +5,10 @@ import { spawn } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
-import { StdioTransport, type StdioTransportOptions } from "../src/stdio-transport.js";
+import { NodeStdioTransport, type NodeStdioTransportOptions } from "../src/node-stdio-transport.js";
 import { isProcessRunning } from "@codex-rpc/test-support/runtimes.js";
 
-const transports: StdioTransport[] = [];
+const transports: NodeStdioTransport[] = [];
 const strayPids: number[] = [];
 
 afterEach(async () => {
@@ -25,16 +25,16 @@ function killQuietly(pid: number): void {
 }
 
 
-/** Runs `script` (CommonJS) in a Node child with piped stdio, wrapped in a StdioTransport. */
-function fakeServer(script: string, options: StdioTransportOptions = {}): StdioTransport {
+/** Runs `script` (CommonJS) in a Node child with piped stdio, wrapped in a NodeStdioTransport. */
+function fakeServer(script: string, options: NodeStdioTransportOptions = {}): NodeStdioTransport {
   const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "pipe"] });
-  const transport = new StdioTransport(child, options);
+  const transport = new NodeStdioTransport(child, options);
   transports.push(transport);
   return transport;
 }
 
-function nextMessage(transport: StdioTransport, method: string): Promise<JsonRpcMessage> {
-  return firstValueFrom(transport.messages.pipe(filter((m) => "method" in m && m.method === method)));
+function nextMessage(transport: NodeStdioTransport, method: string): Promise<JsonRpcMessage> {
+  return firstValueFrom(transport.messages$.pipe(filter((m) => "method" in m && m.method === method)));
 }
 
 // A server that echoes requests back as results and exits when its stdin ends.
@@ -53,10 +53,10 @@ const ECHO_SERVER = `
   process.stdout.write(JSON.stringify({ method: "ready" }) + "\\n");
 `;
 
-describe("StdioTransport", () => {
+describe("NodeStdioTransport", () => {
   it("round-trips messages in order and exits cleanly on close()", async () => {
     const transport = fakeServer(ECHO_SERVER);
-    const replies = firstValueFrom(transport.messages.pipe(filter((m) => "id" in m), toArray()));
+    const replies = firstValueFrom(transport.messages$.pipe(filter((m) => "id" in m), toArray()));
     await Promise.all(Array.from({ length: 200 }, (_, id) => transport.send({ id, method: "echo", params: { id, text: "héllo 😀" } })));
     await transport.close();
     const received = await replies;
@@ -73,7 +73,7 @@ describe("StdioTransport", () => {
       process.exitCode = 3;
     `);
     const diagnostics: TransportDiagnostic[] = [];
-    transport.diagnostics.subscribe((d) => diagnostics.push(d));
+    transport.diagnostics$.subscribe((d) => diagnostics.push(d));
     const info = await transport.closed;
 
     expect(info).toMatchObject({ reason: "exit", exitCode: 3, signal: null });
@@ -130,7 +130,7 @@ describe("StdioTransport", () => {
 
   it("a process that cannot be spawned closes the transport with reason error", async () => {
     const child = spawn("/nonexistent/codex-rpc-test-binary", [], { stdio: ["pipe", "pipe", "pipe"] });
-    const transport = new StdioTransport(child);
+    const transport = new NodeStdioTransport(child);
     const info = await transport.closed;
     expect(info.reason).toBe("error");
     expect((info.error as Error).message).toBe("could not start /nonexistent/codex-rpc-test-binary: /nonexistent/codex-rpc-test-binary does not exist (ENOENT)");
@@ -140,6 +140,6 @@ describe("StdioTransport", () => {
 
   it("refuses a child process without piped stdio", () => {
     const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-    expect(() => new StdioTransport(child)).toThrow("stdio: 'pipe'");
+    expect(() => new NodeStdioTransport(child)).toThrow("stdio: 'pipe'");
   });
 });

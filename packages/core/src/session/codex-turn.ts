@@ -73,12 +73,12 @@ const DEFAULT_MAX_EARLY_EVENTS = 10_000;
 /** The longest wait between two watchdog reads of a thread that still shows the turn running. */
 const MAX_WATCHDOG_DELAY_MS = 30_000;
 
-/** Set by Turn's static block, which alone can read its private streams. */
-let readSubscriberCount: (turn: Turn<ProtocolTypesShape>) => number;
+/** Set by CodexTurn's static block, which alone can read its private streams. */
+let readSubscriberCount: (turn: CodexTurn<ProtocolTypesShape>) => number;
 
 /** How many subscribers a turn's `events$`, `items$` and `text$` have together now (for leak checks, through `@codex-rpc/core/testing`). */
-export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: Turn<T>): number {
-  return readSubscriberCount(turn as unknown as Turn<ProtocolTypesShape>);
+export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: CodexTurn<T>): number {
+  return readSubscriberCount(turn as unknown as CodexTurn<ProtocolTypesShape>);
 }
 
 /**
@@ -93,7 +93,7 @@ export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: Turn<T>)
  * else listens. Unsubscribing an Observable never does (`firstValueFrom(turn.text$)` or `take(1)`
  * leave the turn running): a subscriber of a hot stream does not control its producer.
  */
-export class Turn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
+export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
   static {
     readSubscriberCount = (turn) => turn.eventSubject.subscriberCount + turn.itemSubject.subscriberCount + turn.textSubject.subscriberCount;
   }
