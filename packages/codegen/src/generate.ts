@@ -1,12 +1,12 @@
-import { generatedHeader } from "./generated-header.js";
-import { clientWrittenDefinitions } from "./message-directions.js";
-import { packageManifest } from "./package-manifest.js";
-import { emitProtocolModules } from "./protocol-modules.js";
-import { METHOD_UNIONS, readProtocolMethods, type MethodKind } from "./protocol-methods.js";
-import { RESULT_RULES, type ResultRule } from "./result-resolution.js";
-import { readSchemaDirectory, type SchemaFlavor } from "./schema-bundle.js";
-import { TypeEmitter } from "./type-emitter.js";
-import { emitValidatorModules } from "./validator-modules.js";
+import { generatedHeader } from "./write/generated-header.js";
+import { clientWrittenDefinitions } from "./analyse/message-directions.js";
+import { packageManifest } from "./write/package-manifest.js";
+import { emitProtocolModules } from "./emit/protocol-modules.js";
+import { METHOD_UNIONS, readProtocolMethods, type MethodKind } from "./analyse/protocol-methods.js";
+import { RESULT_RULES, type ResultRule } from "./analyse/result-resolution.js";
+import { readSchemaDirectory, type SchemaFlavor } from "./read/schema-bundle.js";
+import { TypeEmitter } from "./emit/type-emitter.js";
+import { emitValidatorModules } from "./emit/validator-modules.js";
 
 export interface GenerateOptions {
   /** A vendored schema directory: `manifest.json`, `stable/`, optionally `experimental/`. */

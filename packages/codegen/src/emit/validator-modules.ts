@@ -1,0 +1,269 @@
+import { createRequire } from "node:module";
+import type { Ajv as AjvInstance } from "ajv";
+import { CodegenError } from "../util/codegen-error.js";
+import { NUMBER_FORMATS, NUMBER_FORMATS_IDENTIFIER, numberFormatCheck, numberFormatsSource } from "./number-formats.js";
+import type { MethodKind, ProtocolMethod, ProtocolMethods } from "../analyse/protocol-methods.js";
+import type { SchemaBundle } from "../read/schema-bundle.js";
+
+// ajv (CommonJS) is loaded on first use, so generating types alone never loads it (~10 MiB).
+const require = createRequire(import.meta.url);
+let ajvModules:
+  | {
+      Ajv: typeof AjvInstance;
+      standaloneCode: typeof import("ajv/dist/standalone/index.js").default;
+      Name: typeof import("ajv/dist/compile/codegen/index.js").Name;
+    }
+  | undefined;
+function loadAjv(): NonNullable<typeof ajvModules> {
+  ajvModules ??= {
+    Ajv: (require("ajv") as typeof import("ajv")).Ajv,
+    standaloneCode: (require("ajv/dist/standalone/index.js") as typeof import("ajv/dist/standalone/index.js")).default,
+    Name: (require("ajv/dist/compile/codegen/index.js") as typeof import("ajv/dist/compile/codegen/index.js")).Name,
+  };
+  return ajvModules;
+}
+
+const SCHEMA_ID = "codex";
+
+/** The validator of a result no rule resolved (typed `unknown`). */
+const ANYTHING = "anything";
+const ANYTHING_SOURCE = [
+  "/** A result whose type the schemas do not name (typed `unknown`): every value passes. */",
+  "function anything() {",
+  "  anything.errors = null;",
+  "  return true;",
+  "}",
+  "",
+];
+
+/** One table of a chunk: method → the validator of its params or of its result. */
+interface ValidatorTable {
+  readonly name: string;
+  readonly kind: MethodKind;
+  readonly part: "params" | "result";
+}
+
+/**
+ * The validators come in two chunks, by direction, each a standalone ES module loaded only when
+ * asked for: what the client receives (the checks that protect it) and what it sends. One module
+ * of everything took 34 ms to load; parsing is what costs, so nobody should parse what they skip.
+ */
+export const VALIDATOR_CHUNKS = {
+  incoming: [
+    { name: "serverNotificationParams", kind: "serverNotification", part: "params" },
+    { name: "serverRequestParams", kind: "serverRequest", part: "params" },
+    { name: "clientRequestResults", kind: "clientRequest", part: "result" },
+  ],
+  outgoing: [
+    { name: "clientRequestParams", kind: "clientRequest", part: "params" },
+    { name: "clientNotificationParams", kind: "clientNotification", part: "params" },
+    { name: "serverRequestResults", kind: "serverRequest", part: "result" },
+  ],
+} as const satisfies Record<string, readonly ValidatorTable[]>;
+
+const MAP_OF: Readonly<Record<MethodKind, string>> = {
+  clientRequest: "ClientRequestMap",
+  serverRequest: "ServerRequestMap",
+  serverNotification: "ServerNotificationMap",
+  clientNotification: "ClientNotificationMap",
+};
+
+/**
+ * Precompiles one validator per method's params and per result into standalone ES modules (no ajv
+ * at run time), in tables keyed by method so a caller switches on `method` first and never
+ * validates a message against a whole union. `validators.js` itself holds only the loaders.
+ */
+export function emitValidatorModules(bundle: SchemaBundle, methods: ProtocolMethods, header: string): Record<string, string> {
+  const files: Record<string, string> = {
+    "validators.js": entryJs(header),
+    "validators.d.ts": entryDts(header),
+  };
+  for (const [chunk, tables] of Object.entries(VALIDATOR_CHUNKS)) {
+    files[`validators/${chunk}.js`] = chunkJs(bundle, methods, tables, header);
+    files[`validators/${chunk}.d.ts`] = chunkDts(tables, header);
+  }
+  return files;
+}
+
+function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonly ValidatorTable[], header: string): string {
+  const { Ajv, standaloneCode, Name } = loadAjv();
+  const ajv = new Ajv({
+    code: { source: true, esm: true, formats: new Name(NUMBER_FORMATS_IDENTIFIER) },
+    strict: false,
+    allErrors: false,
+    // Count string length in UTF-16 units: the alternative needs ajv's runtime helper at run time.
+    unicode: false,
+    // One function per referenced definition, called where it is referenced, not copied into each.
+    inlineRefs: false,
+    logger: false,
+  });
+  for (const name of Object.keys(NUMBER_FORMATS)) {
+    ajv.addFormat(name, { type: "number", validate: numberFormatCheck(name) });
+  }
+  ajv.addSchema({ ...bundle.root, $id: SCHEMA_ID });
+
+  const refs: Record<string, string> = {};
+  let acceptsAnything = false;
+  const tableSources = tables.map((table) => {
+    const rows = methods.byKind[table.kind].map((method, index) => {
+      const validator = table.part === "params" ? paramsValidator(method, `${table.kind}Params${index}`, refs) : resultValidator(method, refs);
+      acceptsAnything ||= validator === ANYTHING;
+      return `  ${JSON.stringify(method.method)}: ${validator},`;
+    });
+    return `export const ${table.name} = Object.freeze({\n${rows.join("\n")}\n});\n`;
+  });
+
+  let compiled: string;
+  try {
+    compiled = standaloneCode(ajv, refs);
+  } catch (cause) {
+    throw new CodegenError("UNSUPPORTED_SCHEMA", `ajv could not compile the validators: ${(cause as Error).message}`, {
+      file: bundle.file,
+    });
+  }
+  if (/\brequire\(/.test(compiled)) {
+    const helper = /require\(([^)]*)\)/.exec(compiled)?.[1];
+    throw new CodegenError(
+      "UNSUPPORTED_SCHEMA",
+      `the validators would need ajv's run-time helper ${helper}; the standalone module must not import ajv`,
+      { file: bundle.file },
+    );
+  }
+  // The compiled functions are reached only through the tables below: drop ajv's own exports.
+  compiled = compiled.replace(/^"use strict";/, "").replace(/export const (\w+) = (\w+);/g, "const $1 = $2;");
+
+  return [
+    header,
+    numberFormatsSource(),
+    "/** Params that may be left out: `undefined` passes, anything else goes to the schema's check. */",
+    "function optional(validate) {",
+    "  const check = (value) => {",
+    "    if (value === undefined) {",
+    "      check.errors = null;",
+    "      return true;",
+    "    }",
+    "    const valid = validate(value);",
+    "    check.errors = validate.errors;",
+    "    return valid;",
+    "  };",
+    "  return check;",
+    "}",
+    "",
+    "/** A message that carries no params: only `undefined` passes. */",
+    "function absent(value) {",
+    '  absent.errors = value === undefined ? null : [{ instancePath: "", schemaPath: "#", keyword: "absent", params: {}, message: "must have no params" }];',
+    "  return value === undefined;",
+    "}",
+    "",
+    // Only when a result is `unknown`, so that output for fully resolved schemas stays as it was.
+    ...(acceptsAnything ? ANYTHING_SOURCE : []),
+    compiled,
+    "",
+    ...tableSources,
+  ].join("\n");
+}
+
+function paramsValidator(method: ProtocolMethod, name: string, refs: Record<string, string>): string {
+  if (!method.params) return "absent";
+  refs[name] = `${SCHEMA_ID}${method.params.pointer}`;
+  return method.params.required ? name : `optional(${name})`;
+}
+
+function resultValidator(method: ProtocolMethod, refs: Record<string, string>): string {
+  const definition = method.result?.definition;
+  if (!definition) return ANYTHING; // typed `unknown`: there is no schema to check against
+  const name = definition.namespace ? `${definition.namespace}_${definition.name}` : definition.name;
+  refs[name] = `${SCHEMA_ID}${definition.pointer}`;
+  return name;
+}
+
+function chunkDts(tables: readonly ValidatorTable[], header: string): string {
+  const maps = [...new Set(tables.map((t) => MAP_OF[t.kind]))].sort();
+  return [
+    header,
+    `import type { ${maps.join(", ")} } from "../methods.js";`,
+    'import type { Validator } from "../validators.js";',
+    "",
+    ...tables.map(
+      (t) =>
+        `export declare const ${t.name}: {\n  readonly [M in keyof ${MAP_OF[t.kind]}]: Validator<${MAP_OF[t.kind]}[M][${JSON.stringify(t.part)}]>;\n};`,
+    ),
+    "",
+  ].join("\n");
+}
+
+function entryJs(header: string): string {
+  return `${header}
+/** What the client receives: server notification and request params, client request results. */
+export function loadIncomingValidators() {
+  return import("./validators/incoming.js");
+}
+
+/** What the client sends: client request and notification params, server request results. */
+export function loadOutgoingValidators() {
+  return import("./validators/outgoing.js");
+}
+
+/** Both directions, as one table per message kind: method → { params, result }. */
+export async function loadValidators() {
+  const [incoming, outgoing] = await Promise.all([loadIncomingValidators(), loadOutgoingValidators()]);
+  return Object.freeze({
+    clientRequestValidators: pair(outgoing.clientRequestParams, incoming.clientRequestResults),
+    serverRequestValidators: pair(incoming.serverRequestParams, outgoing.serverRequestResults),
+    serverNotificationValidators: pair(incoming.serverNotificationParams),
+    clientNotificationValidators: pair(outgoing.clientNotificationParams),
+  });
+}
+
+function pair(params, results) {
+  const table = {};
+  for (const method of Object.keys(params)) {
+    table[method] = Object.freeze(results ? { params: params[method], result: results[method] } : { params: params[method] });
+  }
+  return Object.freeze(table);
+}
+`;
+}
+
+function entryDts(header: string): string {
+  return `${header}
+import type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap } from "./methods.js";
+
+/** One reason a value failed its schema (ajv's error object). */
+export interface ValidationError {
+  readonly instancePath: string;
+  readonly schemaPath: string;
+  readonly keyword: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly message?: string;
+}
+
+/** A precompiled check: narrows on success; \`errors\` says why it failed. */
+export interface Validator<T> {
+  (value: unknown): value is T;
+  errors?: readonly ValidationError[] | null;
+}
+
+export interface ProtocolValidators {
+  readonly clientRequestValidators: {
+    readonly [M in keyof ClientRequestMap]: { readonly params: Validator<ClientRequestMap[M]["params"]>; readonly result: Validator<ClientRequestMap[M]["result"]> };
+  };
+  readonly serverRequestValidators: {
+    readonly [M in keyof ServerRequestMap]: { readonly params: Validator<ServerRequestMap[M]["params"]>; readonly result: Validator<ServerRequestMap[M]["result"]> };
+  };
+  readonly serverNotificationValidators: {
+    readonly [M in keyof ServerNotificationMap]: { readonly params: Validator<ServerNotificationMap[M]["params"]> };
+  };
+  readonly clientNotificationValidators: {
+    readonly [M in keyof ClientNotificationMap]: { readonly params: Validator<ClientNotificationMap[M]["params"]> };
+  };
+}
+
+/** What the client receives: server notification and request params, client request results. */
+export declare function loadIncomingValidators(): Promise<typeof import("./validators/incoming.js")>;
+/** What the client sends: client request and notification params, server request results. */
+export declare function loadOutgoingValidators(): Promise<typeof import("./validators/outgoing.js")>;
+/** Both directions, as one table per message kind: method → { params, result }. */
+export declare function loadValidators(): Promise<ProtocolValidators>;
+`;
+}
