@@ -1,6 +1,7 @@
-import { printDeclarations } from "../print/declaration-printer.js";
 import { METHOD_UNIONS, type MethodKind, type ProtocolMethod, type ProtocolMethods } from "../analyse/protocol-methods.js";
 import { TypeEmitter, withDoc } from "./type-emitter.js";
+import { frozen, string, type ModuleNode } from "../nodes/module-nodes.js";
+import type { DeclarationFile } from "../nodes/source-file.js";
 import { keyword, literal, property, reference, type Declaration, type PropertySignature, type TypeNode } from "../nodes/type-nodes.js";
 
 /** The runtime array of each kind's method names. */
@@ -13,20 +14,15 @@ export const METHOD_ARRAYS: Readonly<Record<MethodKind, string>> = {
 
 export interface ProtocolModules {
   /** Every definition, as types only. */
-  "types.d.ts": string;
+  "types.d.ts": DeclarationFile;
   /** Method → params/result maps, method-name unions and the declared runtime arrays. */
-  "methods.d.ts": string;
+  "methods.d.ts": DeclarationFile;
   /** The runtime arrays of method names. */
-  "methods.js": string;
+  "methods.js": ModuleNode;
 }
 
-/** Prints the types and method maps of one bundle. */
-export function emitProtocolModules(
-  methods: ProtocolMethods,
-  emitter: TypeEmitter,
-  header: string,
-): ProtocolModules {
-  const types = printDeclarations(emitter.declarations());
+/** The types and method maps of one bundle, as nodes. */
+export function emitProtocolModules(methods: ProtocolMethods, emitter: TypeEmitter): ProtocolModules {
 
   const mapDeclarations: Declaration[] = [{ kind: "importTypeNamespace", alias: "T", from: "./types.js" }];
   for (const kind of Object.keys(METHOD_UNIONS) as MethodKind[]) {
@@ -46,16 +42,20 @@ export function emitProtocolModules(
       },
     );
   }
-  const arrays = (Object.keys(METHOD_ARRAYS) as MethodKind[])
-    .map((kind) => {
-      const names = methods.byKind[kind].map((m) => `  ${JSON.stringify(m.method)},`).join("\n");
-      return `export const ${METHOD_ARRAYS[kind]} = Object.freeze([\n${names}\n]);\n`;
-    })
-    .join("\n");
+  const arrays: ModuleNode = {
+    kind: "module",
+    paragraphs: (Object.keys(METHOD_ARRAYS) as MethodKind[]).map((kind) => [
+      {
+        kind: "exportConst",
+        name: METHOD_ARRAYS[kind],
+        value: frozen({ kind: "array", elements: methods.byKind[kind].map((m) => string(m.method)) }),
+      },
+    ]),
+  };
   return {
-    "types.d.ts": header + "\n" + types,
-    "methods.d.ts": header + "\n" + printDeclarations(mapDeclarations),
-    "methods.js": header + "\n" + arrays,
+    "types.d.ts": { kind: "declarations", declarations: emitter.declarations() },
+    "methods.d.ts": { kind: "declarations", declarations: mapDeclarations },
+    "methods.js": arrays,
   };
 }
 

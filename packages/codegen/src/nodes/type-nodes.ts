@@ -1,11 +1,12 @@
 // The few TypeScript type and declaration forms the generator writes, as plain data.
-// `declaration-printer.ts` prints them the way TypeScript's own printer would.
+// print/declaration-printer.ts prints them the way TypeScript's own printer would;
+// print/module-printer.ts prints the ones module-nodes.ts uses in the hand-written style.
 
 /**
  * Descriptions printed as JSDoc blocks before a node, in order. A list rather than one text
  * because a node can be described twice (a described `anyOf` member that is itself described).
  */
-interface Documented {
+export interface Documented {
   readonly docs?: readonly string[];
 }
 
@@ -18,7 +19,8 @@ export type TypeNode =
   | IntersectionType
   | TypeLiteral
   | MappedType
-  | TypeOperator;
+  | TypeOperator
+  | TypeQuery;
 
 export interface KeywordType extends Documented {
   readonly kind: "keyword";
@@ -56,7 +58,7 @@ export interface IntersectionType extends Documented {
 /** `{ a: T; "b/c"?: U; }` */
 export interface TypeLiteral extends Documented {
   readonly kind: "typeLiteral";
-  readonly members: readonly PropertySignature[];
+  readonly members: readonly TypeMember[];
 }
 
 /** `{ [parameter in constraint]?: type; }` */
@@ -75,13 +77,30 @@ export interface TypeOperator extends Documented {
   readonly type: TypeNode;
 }
 
+/** `typeof name` */
+export interface TypeQuery extends Documented {
+  readonly kind: "typeQuery";
+  readonly name: string;
+}
+
+export type TypeMember = PropertySignature | MethodSignature;
+
 export interface PropertySignature extends Documented {
   readonly kind: "property";
   readonly name: string;
   /** Written as a string literal (`"thread/start": …`) rather than as an identifier. */
   readonly quoted: boolean;
   readonly optional: boolean;
+  /** `readonly name: …`; left out means false. */
+  readonly readonly?: boolean;
   readonly type: TypeNode;
+}
+
+/** `name(): returnType;` — the generated methods take no parameters. */
+export interface MethodSignature extends Documented {
+  readonly kind: "method";
+  readonly name: string;
+  readonly returnType: TypeNode;
 }
 
 /** Top-level (or namespace-level) statements. Every one the generator writes is exported. */
@@ -103,7 +122,7 @@ export interface TypeAliasDeclaration extends Documented {
 export interface InterfaceDeclaration extends Documented {
   readonly kind: "interface";
   readonly name: string;
-  readonly members: readonly PropertySignature[];
+  readonly members: readonly TypeMember[];
 }
 
 /** `export namespace Name { … }` */
@@ -127,7 +146,7 @@ export interface ImportTypeNamespace extends Documented {
   readonly from: string;
 }
 
-export type Node = TypeNode | PropertySignature | Declaration;
+export type Node = TypeNode | TypeMember | Declaration;
 
 export function keyword(name: KeywordType["keyword"]): KeywordType {
   return { kind: "keyword", keyword: name };
@@ -142,6 +161,7 @@ export function reference(name: string, typeArguments?: readonly TypeNode[]): Ty
   return typeArguments && typeArguments.length > 0 ? { kind: "reference", name, typeArguments } : { kind: "reference", name };
 }
 
-export function property(name: string, type: TypeNode, options: { quoted?: boolean; optional?: boolean } = {}): PropertySignature {
-  return { kind: "property", name, quoted: options.quoted ?? false, optional: options.optional ?? false, type };
+export function property(name: string, type: TypeNode, options: { quoted?: boolean; optional?: boolean; readonly?: boolean } = {}): PropertySignature {
+  const signature: PropertySignature = { kind: "property", name, quoted: options.quoted ?? false, optional: options.optional ?? false, type };
+  return options.readonly ? { ...signature, readonly: true } : signature;
 }

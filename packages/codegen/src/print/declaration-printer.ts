@@ -1,7 +1,7 @@
-// Prints type-nodes.ts declarations exactly as TypeScript's printer (`ts.createPrinter`, LF newlines)
+// Prints nodes/type-nodes.ts declarations exactly as TypeScript's printer (`ts.createPrinter`, LF newlines)
 // printed the equivalent factory nodes, so the generated files stay byte-identical without loading
 // the compiler. Each rule below names the printer behaviour it reproduces.
-import type { Declaration, PropertySignature, TypeNode, TypeOperator } from "../nodes/type-nodes.js";
+import type { Declaration, TypeMember, TypeNode, TypeOperator } from "../nodes/type-nodes.js";
 
 const INDENT = "    ";
 
@@ -52,7 +52,7 @@ function writeDeclaration(declaration: Declaration, out: Output): void {
       return;
     case "interface":
       out.write(`export interface ${declaration.name} {`);
-      writeLines(declaration.members, writeProperty, out, { emptyAsNewLine: true });
+      writeLines(declaration.members, writeMember, out, { emptyAsNewLine: true });
       out.write("}");
       return;
     case "namespace":
@@ -105,7 +105,7 @@ function writeType(type: TypeNode, out: Output): void {
     case "typeLiteral":
       // An empty literal prints as `{}` (its member list is optional-if-empty).
       out.write("{");
-      writeLines(type.members, writeProperty, out, { emptyAsNewLine: false });
+      writeLines(type.members, writeMember, out, { emptyAsNewLine: false });
       out.write("}");
       return;
     case "mapped":
@@ -125,6 +125,9 @@ function writeType(type: TypeNode, out: Output): void {
       out.write(`${type.operator} `);
       if (operandNeedsParentheses(type)) writeParenthesized(type.type, out);
       else writeType(type.type, out);
+      return;
+    case "typeQuery":
+      out.write(`typeof ${type.name}`);
       return;
   }
 }
@@ -146,11 +149,17 @@ function writeParenthesized(type: TypeNode, out: Output): void {
   out.write(")");
 }
 
-function writeProperty(property: PropertySignature, out: Output): void {
-  writeDocs(property.docs, out);
-  out.write(property.quoted ? stringLiteral(property.name) : property.name);
-  out.write(property.optional ? "?: " : ": ");
-  writeType(property.type, out);
+function writeMember(member: TypeMember, out: Output): void {
+  writeDocs(member.docs, out);
+  if (member.kind === "method") {
+    out.write(`${member.name}(): `);
+    writeType(member.returnType, out);
+  } else {
+    if (member.readonly) out.write("readonly ");
+    out.write(member.quoted ? stringLiteral(member.name) : member.name);
+    out.write(member.optional ? "?: " : ": ");
+    writeType(member.type, out);
+  }
   out.write(";");
 }
 
