@@ -5,6 +5,7 @@ import { emitIndexModules } from "./emit/index-modules.js";
 import { emitProtocolModules } from "./emit/protocol-modules.js";
 import { TypeEmitter } from "./emit/type-emitter.js";
 import { emitValidatorModules } from "./emit/validator-modules.js";
+import type { SourceFile } from "./nodes/source-file.js";
 import { printSourceFile } from "./print/print-source-file.js";
 import { readSchemaDirectory, type SchemaFlavor } from "./read/schema-bundle.js";
 import { generatedHeader } from "./write/generated-header.js";
@@ -83,13 +84,11 @@ export function generate(options: GenerateOptions): GenerateResult {
     const clientWritten = clientWrittenDefinitions(bundle, methods);
     const emitter = new TypeEmitter(bundle, clientWritten, methods.all);
     const include = options.include ?? ["types", "validators"];
-    if (include.includes("types")) {
-      const modules = { ...emitProtocolModules(methods, emitter), ...emitIndexModules(directory.codexVersion, bundle.flavor) };
-      for (const [name, node] of Object.entries(modules)) files.set(`${bundle.flavor}/${name}`, header + "\n" + printSourceFile(node));
-    }
-    if (include.includes("validators")) {
-      for (const [name, content] of Object.entries(emitValidatorModules(bundle, methods, header))) files.set(`${bundle.flavor}/${name}`, content);
-    }
+    const modules: Record<string, SourceFile> = {
+      ...(include.includes("types") && { ...emitProtocolModules(methods, emitter), ...emitIndexModules(directory.codexVersion, bundle.flavor) }),
+      ...(include.includes("validators") && emitValidatorModules(bundle, methods)),
+    };
+    for (const [name, node] of Object.entries(modules)) files.set(`${bundle.flavor}/${name}`, header + "\n" + printSourceFile(node));
     const results: ResultReport[] = methods.all.flatMap((m) =>
       m.result
         ? [{ union: METHOD_UNIONS[m.kind], method: m.method, resolvedBy: m.result.resolvedBy, definition: m.result.definition?.name, how: m.result.how }]

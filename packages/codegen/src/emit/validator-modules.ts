@@ -3,7 +3,10 @@ import type { Ajv as AjvInstance } from "ajv";
 import { CodegenError } from "../util/codegen-error.js";
 import { NUMBER_FORMATS, NUMBER_FORMATS_IDENTIFIER, numberFormatCheck, numberFormatsSource } from "./number-formats.js";
 import type { MethodKind, ProtocolMethod, ProtocolMethods } from "../analyse/protocol-methods.js";
+import { call, frozen, identifier, type Expression, type ModuleNode, type Statement } from "../nodes/module-nodes.js";
+import { literal, reference, type TypeNode } from "../nodes/type-nodes.js";
 import type { SchemaBundle } from "../read/schema-bundle.js";
+import { VALIDATORS_ENTRY_DTS, VALIDATORS_ENTRY_JS } from "./validator-loaders.js";
 
 // ajv (CommonJS) is loaded on first use, so generating types alone never loads it (~10 MiB).
 const require = createRequire(import.meta.url);
@@ -73,19 +76,19 @@ const MAP_OF: Readonly<Record<MethodKind, string>> = {
  * at run time), in tables keyed by method so a caller switches on `method` first and never
  * validates a message against a whole union. `validators.js` itself holds only the loaders.
  */
-export function emitValidatorModules(bundle: SchemaBundle, methods: ProtocolMethods, header: string): Record<string, string> {
-  const files: Record<string, string> = {
-    "validators.js": entryJs(header),
-    "validators.d.ts": entryDts(header),
+export function emitValidatorModules(bundle: SchemaBundle, methods: ProtocolMethods): Record<string, ModuleNode> {
+  const files: Record<string, ModuleNode> = {
+    "validators.js": VALIDATORS_ENTRY_JS,
+    "validators.d.ts": VALIDATORS_ENTRY_DTS,
   };
   for (const [chunk, tables] of Object.entries(VALIDATOR_CHUNKS)) {
-    files[`validators/${chunk}.js`] = chunkJs(bundle, methods, tables, header);
-    files[`validators/${chunk}.d.ts`] = chunkDts(tables, header);
+    files[`validators/${chunk}.js`] = chunkJs(bundle, methods, tables);
+    files[`validators/${chunk}.d.ts`] = chunkDts(tables);
   }
   return files;
 }
 
-function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonly ValidatorTable[], header: string): string {
+function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonly ValidatorTable[]): ModuleNode {
   const { Ajv, standaloneCode, Name } = loadAjv();
   const ajv = new Ajv({
     code: { source: true, esm: true, formats: new Name(NUMBER_FORMATS_IDENTIFIER) },
@@ -104,13 +107,13 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
 
   const refs: Record<string, string> = {};
   let acceptsAnything = false;
-  const tableSources = tables.map((table) => {
+  const tableStatements = tables.map((table): Statement => {
     const rows = methods.byKind[table.kind].map((method, index) => {
       const validator = table.part === "params" ? paramsValidator(method, `${table.kind}Params${index}`, refs) : resultValidator(method, refs);
-      acceptsAnything ||= validator === ANYTHING;
-      return `  ${JSON.stringify(method.method)}: ${validator},`;
+      acceptsAnything ||= validator.kind === "identifier" && validator.name === ANYTHING;
+      return { name: method.method, quoted: true, value: validator };
     });
-    return `export const ${table.name} = Object.freeze({\n${rows.join("\n")}\n});\n`;
+    return { kind: "exportConst", name: table.name, value: frozen({ kind: "object", properties: rows }) };
   });
 
   let compiled: string;
@@ -132,8 +135,7 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
   // The compiled functions are reached only through the tables below: drop ajv's own exports.
   compiled = compiled.replace(/^"use strict";/, "").replace(/export const (\w+) = (\w+);/g, "const $1 = $2;");
 
-  return [
-    header,
+  const preamble = [
     numberFormatsSource(),
     "/** Params that may be left out: `undefined` passes, anything else goes to the schema's check. */",
     "function optional(validate) {",
@@ -158,112 +160,44 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
     // Only when a result is `unknown`, so that output for fully resolved schemas stays as it was.
     ...(acceptsAnything ? ANYTHING_SOURCE : []),
     compiled,
-    "",
-    ...tableSources,
   ].join("\n");
+  return { kind: "module", paragraphs: [[{ kind: "verbatim", text: preamble }], ...tableStatements.map((statement) => [statement])] };
 }
 
-function paramsValidator(method: ProtocolMethod, name: string, refs: Record<string, string>): string {
-  if (!method.params) return "absent";
+function paramsValidator(method: ProtocolMethod, name: string, refs: Record<string, string>): Expression {
+  if (!method.params) return identifier("absent");
   refs[name] = `${SCHEMA_ID}${method.params.pointer}`;
-  return method.params.required ? name : `optional(${name})`;
+  return method.params.required ? identifier(name) : call(identifier("optional"), identifier(name));
 }
 
-function resultValidator(method: ProtocolMethod, refs: Record<string, string>): string {
+function resultValidator(method: ProtocolMethod, refs: Record<string, string>): Expression {
   const definition = method.result?.definition;
-  if (!definition) return ANYTHING; // typed `unknown`: there is no schema to check against
+  if (!definition) return identifier(ANYTHING); // typed `unknown`: there is no schema to check against
   const name = definition.namespace ? `${definition.namespace}_${definition.name}` : definition.name;
   refs[name] = `${SCHEMA_ID}${definition.pointer}`;
-  return name;
+  return identifier(name);
 }
 
-function chunkDts(tables: readonly ValidatorTable[], header: string): string {
+/** `{ readonly [M in keyof Map]: Validator<Map[M]["params"]>; }` for each table. */
+function chunkDts(tables: readonly ValidatorTable[]): ModuleNode {
   const maps = [...new Set(tables.map((t) => MAP_OF[t.kind]))].sort();
-  return [
-    header,
-    `import type { ${maps.join(", ")} } from "../methods.js";`,
-    'import type { Validator } from "../validators.js";',
-    "",
-    ...tables.map(
-      (t) =>
-        `export declare const ${t.name}: {\n  readonly [M in keyof ${MAP_OF[t.kind]}]: Validator<${MAP_OF[t.kind]}[M][${JSON.stringify(t.part)}]>;\n};`,
-    ),
-    "",
-  ].join("\n");
-}
-
-function entryJs(header: string): string {
-  return `${header}
-/** What the client receives: server notification and request params, client request results. */
-export function loadIncomingValidators() {
-  return import("./validators/incoming.js");
-}
-
-/** What the client sends: client request and notification params, server request results. */
-export function loadOutgoingValidators() {
-  return import("./validators/outgoing.js");
-}
-
-/** Both directions, as one table per message kind: method → { params, result }. */
-export async function loadValidators() {
-  const [incoming, outgoing] = await Promise.all([loadIncomingValidators(), loadOutgoingValidators()]);
-  return Object.freeze({
-    clientRequestValidators: pair(outgoing.clientRequestParams, incoming.clientRequestResults),
-    serverRequestValidators: pair(incoming.serverRequestParams, outgoing.serverRequestResults),
-    serverNotificationValidators: pair(incoming.serverNotificationParams),
-    clientNotificationValidators: pair(outgoing.clientNotificationParams),
+  const declarations = tables.map((t): Statement => {
+    const map = reference(MAP_OF[t.kind]);
+    const entry: TypeNode = { kind: "indexedAccess", objectType: { kind: "indexedAccess", objectType: map, indexType: reference("M") }, indexType: literal(t.part) };
+    return {
+      kind: "declareConst",
+      name: t.name,
+      type: { kind: "mapped", readonly: true, parameter: "M", constraint: { kind: "operator", operator: "keyof", type: map }, optional: false, type: reference("Validator", [entry]) },
+    };
   });
-}
-
-function pair(params, results) {
-  const table = {};
-  for (const method of Object.keys(params)) {
-    table[method] = Object.freeze(results ? { params: params[method], result: results[method] } : { params: params[method] });
-  }
-  return Object.freeze(table);
-}
-`;
-}
-
-function entryDts(header: string): string {
-  return `${header}
-import type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap } from "./methods.js";
-
-/** One reason a value failed its schema (ajv's error object). */
-export interface ValidationError {
-  readonly instancePath: string;
-  readonly schemaPath: string;
-  readonly keyword: string;
-  readonly params: Readonly<Record<string, unknown>>;
-  readonly message?: string;
-}
-
-/** A precompiled check: narrows on success; \`errors\` says why it failed. */
-export interface Validator<T> {
-  (value: unknown): value is T;
-  errors?: readonly ValidationError[] | null;
-}
-
-export interface ProtocolValidators {
-  readonly clientRequestValidators: {
-    readonly [M in keyof ClientRequestMap]: { readonly params: Validator<ClientRequestMap[M]["params"]>; readonly result: Validator<ClientRequestMap[M]["result"]> };
+  return {
+    kind: "module",
+    paragraphs: [
+      [
+        { kind: "import", typeOnly: true, names: maps, from: "../methods.js", multiline: false },
+        { kind: "import", typeOnly: true, names: ["Validator"], from: "../validators.js", multiline: false },
+      ],
+      declarations,
+    ],
   };
-  readonly serverRequestValidators: {
-    readonly [M in keyof ServerRequestMap]: { readonly params: Validator<ServerRequestMap[M]["params"]>; readonly result: Validator<ServerRequestMap[M]["result"]> };
-  };
-  readonly serverNotificationValidators: {
-    readonly [M in keyof ServerNotificationMap]: { readonly params: Validator<ServerNotificationMap[M]["params"]> };
-  };
-  readonly clientNotificationValidators: {
-    readonly [M in keyof ClientNotificationMap]: { readonly params: Validator<ClientNotificationMap[M]["params"]> };
-  };
-}
-
-/** What the client receives: server notification and request params, client request results. */
-export declare function loadIncomingValidators(): Promise<typeof import("./validators/incoming.js")>;
-/** What the client sends: client request and notification params, server request results. */
-export declare function loadOutgoingValidators(): Promise<typeof import("./validators/outgoing.js")>;
-/** Both directions, as one table per message kind: method → { params, result }. */
-export declare function loadValidators(): Promise<ProtocolValidators>;
-`;
 }

@@ -1,6 +1,6 @@
-// The statements and expressions of the small modules written in the hand-written style (two-space
-// indent, trailing commas, one-line JSDoc when it fits): methods.js, index.js and index.d.ts, as
-// plain data. print/module-printer.ts prints them.
+// The statements and expressions of the modules written in the hand-written style (two-space
+// indent, trailing commas, one-line JSDoc when it fits): methods.js, index.*, validators*, as plain
+// data. print/module-printer.ts prints them.
 import type { DeclareConstDeclaration, Documented, InterfaceDeclaration } from "./type-nodes.js";
 
 export type Expression = Identifier | StringLiteral | PropertyAccess | Call | Arrow | ObjectLiteral | ArrayLiteral;
@@ -36,10 +36,10 @@ export interface Arrow {
   readonly body: Expression;
 }
 
-/** `{ name: value, … }`, one property a line. */
+/** `{ name: value, … }`, one property a line; a `quoted` name is written as a string (`"thread/start": …`). */
 export interface ObjectLiteral {
   readonly kind: "object";
-  readonly properties: readonly { readonly name: string; readonly value: Expression }[];
+  readonly properties: readonly { readonly name: string; readonly quoted?: boolean; readonly value: Expression }[];
 }
 
 /** `[ a, … ]`, one element a line. */
@@ -48,7 +48,7 @@ export interface ArrayLiteral {
   readonly elements: readonly Expression[];
 }
 
-export type Statement = ImportDeclaration | ExportAll | ExportConst | DeclareConstDeclaration | InterfaceDeclaration;
+export type Statement = ImportDeclaration | ExportAll | ExportConst | DeclareConstDeclaration | InterfaceDeclaration | Verbatim;
 
 /** `import { a, b } from "from";` or `import type …`; `multiline` puts each name on a line of its own. */
 export interface ImportDeclaration {
@@ -72,6 +72,15 @@ export interface ExportConst extends Documented {
   readonly name: string;
   readonly value: Expression;
   readonly comment?: string;
+}
+
+/**
+ * Source text the generator does not model, printed as it is: ajv's compiled validators, and the
+ * fixed helpers and loaders around them that no schema changes.
+ */
+export interface Verbatim {
+  readonly kind: "verbatim";
+  readonly text: string;
 }
 
 /** A module as paragraphs: statements of a paragraph on consecutive lines, a blank line between paragraphs. */
@@ -101,4 +110,9 @@ export function call(callee: Expression, ...args: Expression[]): Call {
 /** `Object.freeze(value)`: what every generated runtime table is wrapped in. */
 export function frozen(value: Expression): Call {
   return call(access("Object.freeze"), value);
+}
+
+/** A module of source text alone. */
+export function verbatimModule(text: string): ModuleNode {
+  return { kind: "module", paragraphs: [[{ kind: "verbatim", text }]] };
 }

@@ -20,7 +20,8 @@ export type TypeNode =
   | TypeLiteral
   | MappedType
   | TypeOperator
-  | TypeQuery;
+  | TypeQuery
+  | IndexedAccessType;
 
 export interface KeywordType extends Documented {
   readonly kind: "keyword";
@@ -61,9 +62,11 @@ export interface TypeLiteral extends Documented {
   readonly members: readonly TypeMember[];
 }
 
-/** `{ [parameter in constraint]?: type; }` */
+/** `{ [parameter in constraint]?: type; }`, `{ readonly [parameter in constraint]: type; }` */
 export interface MappedType extends Documented {
   readonly kind: "mapped";
+  /** Left out means false. */
+  readonly readonly?: boolean;
   readonly parameter: string;
   readonly constraint: TypeNode;
   readonly optional: boolean;
@@ -81,6 +84,13 @@ export interface TypeOperator extends Documented {
 export interface TypeQuery extends Documented {
   readonly kind: "typeQuery";
   readonly name: string;
+}
+
+/** `objectType[indexType]` */
+export interface IndexedAccessType extends Documented {
+  readonly kind: "indexedAccess";
+  readonly objectType: TypeNode;
+  readonly indexType: TypeNode;
 }
 
 export type TypeMember = PropertySignature | MethodSignature;

@@ -112,7 +112,7 @@ function writeType(type: TypeNode, out: Output): void {
       out.write("{");
       out.newLine();
       out.level++;
-      out.write(`[${type.parameter} in `);
+      out.write(`${type.readonly ? "readonly " : ""}[${type.parameter} in `);
       writeType(type.constraint, out);
       out.write(type.optional ? "]?: " : "]: ");
       writeType(type.type, out);
@@ -128,6 +128,12 @@ function writeType(type: TypeNode, out: Output): void {
       return;
     case "typeQuery":
       out.write(`typeof ${type.name}`);
+      return;
+    case "indexedAccess":
+      writeType(type.objectType, out);
+      out.write("[");
+      writeType(type.indexType, out);
+      out.write("]");
       return;
   }
 }

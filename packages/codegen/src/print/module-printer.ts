@@ -30,6 +30,8 @@ function statementText(statement: Statement): string {
       return `${docsText(statement, 0)}export declare const ${statement.name}: ${typeText(statement.type, 0)};`;
     case "interface":
       return `${docsText(statement, 0)}export interface ${statement.name} ${membersText(statement.members, 0)}`;
+    case "verbatim":
+      return statement.text;
   }
 }
 
@@ -46,7 +48,7 @@ function expressionText(expression: Expression, level: number): string {
     case "arrow":
       return `(${expression.parameters.join(", ")}) => ${expressionText(expression.body, level)}`;
     case "object":
-      return lines("{", expression.properties.map((p) => `${p.name}: ${expressionText(p.value, level + 1)},`), "}", level);
+      return lines("{", expression.properties.map((p) => `${p.quoted ? JSON.stringify(p.name) : p.name}: ${expressionText(p.value, level + 1)},`), "}", level);
     case "array":
       return lines("[", expression.elements.map((element) => `${expressionText(element, level + 1)},`), "]", level);
   }
@@ -61,7 +63,7 @@ function lines(open: string, items: readonly string[], close: string, level: num
   return `${open}\n${items.map((item) => indent + item).join("\n")}\n${INDENT.repeat(level)}${close}`;
 }
 
-/** Only the type forms these modules use; the rest are printed by the declaration printer. */
+/** Only the type forms these modules use (unions and the like would need parentheses rules): the rest throw. */
 function typeText(type: TypeNode, level: number): string {
   switch (type.kind) {
     case "keyword":
@@ -74,6 +76,15 @@ function typeText(type: TypeNode, level: number): string {
       return `typeof ${type.name}`;
     case "typeLiteral":
       return membersText(type.members, level);
+    case "operator":
+      return `${type.operator} ${typeText(type.type, level)}`;
+    case "indexedAccess":
+      return `${typeText(type.objectType, level)}[${typeText(type.indexType, level)}]`;
+    case "mapped": {
+      const modifier = type.readonly ? "readonly " : "";
+      const member = `${modifier}[${type.parameter} in ${typeText(type.constraint, level + 1)}]${type.optional ? "?" : ""}: ${typeText(type.type, level + 1)};`;
+      return `{\n${INDENT.repeat(level + 1)}${member}\n${INDENT.repeat(level)}}`;
+    }
     default:
       throw new Error(`the module printer does not print ${type.kind} types`);
   }
