@@ -76,16 +76,15 @@ const MAP_OF: Readonly<Record<MethodKind, string>> = {
  * at run time), in tables keyed by method so a caller switches on `method` first and never
  * validates a message against a whole union. `validators.js` itself holds only the loaders.
  */
-export function emitValidatorModules(bundle: SchemaBundle, methods: ProtocolMethods): Record<string, ModuleNode> {
-  const files: Record<string, ModuleNode> = {
-    "validators.js": VALIDATORS_ENTRY_JS,
-    "validators.d.ts": VALIDATORS_ENTRY_DTS,
-  };
+export function* emitValidatorModules(bundle: SchemaBundle, methods: ProtocolMethods): Generator<[string, ModuleNode]> {
+  yield ["validators.js", VALIDATORS_ENTRY_JS];
+  yield ["validators.d.ts", VALIDATORS_ENTRY_DTS];
+  // One chunk at a time, on demand: a chunk's nodes hold megabytes of ajv's code, so the caller
+  // prints and drops each before the next is compiled.
   for (const [chunk, tables] of Object.entries(VALIDATOR_CHUNKS)) {
-    files[`validators/${chunk}.js`] = chunkJs(bundle, methods, tables);
-    files[`validators/${chunk}.d.ts`] = chunkDts(tables);
+    yield [`validators/${chunk}.js`, chunkJs(bundle, methods, tables)];
+    yield [`validators/${chunk}.d.ts`, chunkDts(tables)];
   }
-  return files;
 }
 
 function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonly ValidatorTable[]): ModuleNode {
@@ -135,7 +134,7 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
   // The compiled functions are reached only through the tables below: drop ajv's own exports.
   compiled = compiled.replace(/^"use strict";/, "").replace(/export const (\w+) = (\w+);/g, "const $1 = $2;");
 
-  const preamble = [
+  const preamble: Statement[] = [
     numberFormatsSource(),
     "/** Params that may be left out: `undefined` passes, anything else goes to the schema's check. */",
     "function optional(validate) {",
@@ -160,8 +159,8 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
     // Only when a result is `unknown`, so that output for fully resolved schemas stays as it was.
     ...(acceptsAnything ? ANYTHING_SOURCE : []),
     compiled,
-  ].join("\n");
-  return { kind: "module", paragraphs: [[{ kind: "verbatim", text: preamble }], ...tableStatements.map((statement) => [statement])] };
+  ].map((text) => ({ kind: "verbatim", text }));
+  return { kind: "module", paragraphs: [preamble, ...tableStatements.map((statement) => [statement])] };
 }
 
 function paramsValidator(method: ProtocolMethod, name: string, refs: Record<string, string>): Expression {

@@ -6,9 +6,21 @@ import type { Documented, TypeMember, TypeNode } from "../nodes/type-nodes.js";
 
 const INDENT = "  ";
 
-/** The paragraphs separated by a blank line, with a final newline. */
+/**
+ * The paragraphs separated by a blank line, with a final newline. Joined once, from pieces: a
+ * validators chunk is megabytes of ajv's code, and every intermediate string would be a copy.
+ */
 export function printModule(module: ModuleNode): string {
-  return module.paragraphs.map((paragraph) => paragraph.map(statementText).join("\n")).join("\n\n") + "\n";
+  const pieces: string[] = [];
+  module.paragraphs.forEach((paragraph, index) => {
+    if (index > 0) pieces.push("\n\n");
+    paragraph.forEach((statement, position) => {
+      if (position > 0) pieces.push("\n");
+      pieces.push(statementText(statement));
+    });
+  });
+  pieces.push("\n");
+  return pieces.join("");
 }
 
 function statementText(statement: Statement): string {
