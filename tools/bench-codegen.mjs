@@ -371,7 +371,8 @@ function spawnChild(task, module) {
 /** Builds packages/codegen when dist/ is missing or older than src/. */
 function ensureCodegenBuilt() {
   const src = join(CODEGEN_DIR, "src");
-  const newestSource = Math.max(...readdirSync(src).map((f) => statSync(join(src, f)).mtimeMs));
+  // Recursive: the sources live in stage folders, whose own mtime does not change when a file is edited.
+  const newestSource = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
   const builtAt = existsSync(CODEGEN_ENTRY) ? statSync(CODEGEN_ENTRY).mtimeMs : -Infinity;
   if (builtAt >= newestSource) return;
   const how = "npx -y pnpm@12.21.0 --filter @codex-rpc/codegen build";

@@ -455,7 +455,8 @@ function table(rows) {
 /** Builds packages/codegen when dist/ is missing or older than src/. */
 function ensureCodegenBuilt() {
   const src = join(CODEGEN_DIR, "src");
-  const newest = Math.max(...readdirSync(src).map((f) => statSync(join(src, f)).mtimeMs));
+  // Recursive: the sources live in stage folders, whose own mtime does not change when a file is edited.
+  const newest = Math.max(...readdirSync(src, { recursive: true }).map((f) => statSync(join(src, f)).mtimeMs));
   if (existsSync(CODEGEN_ENTRY) && statSync(CODEGEN_ENTRY).mtimeMs >= newest) return;
   log("packages/codegen/dist is missing or older than src: building it (tsc -p tsconfig.build.json)");
   const tsc = createRequire(join(CODEGEN_DIR, "package.json")).resolve("typescript/bin/tsc");

@@ -1,15 +1,16 @@
 import { parseArgs } from "node:util";
-import { CodegenError } from "./codegen-error.js";
-import { installCodex } from "./codex-binary.js";
-import { exportCodexSchemas } from "./codex-export.js";
-import { displayPath } from "./display-path.js";
+import { CodegenError } from "./util/codegen-error.js";
+import { installCodex } from "./read/codex-binary.js";
+import { exportCodexSchemas } from "./read/codex-export.js";
+import { displayPath } from "./util/display-path.js";
 import { generate, type FlavorReport } from "./generate.js";
-import { findStaleFiles, writeGeneratedFiles } from "./generated-output.js";
-import { RESULT_RULES } from "./result-resolution.js";
-import { readResultMapFile } from "./result-map-file.js";
-import type { SchemaFlavor } from "./schema-bundle.js";
-import { diffSchemaDirectories } from "./schema-diff.js";
-import { formatSchemaDiff } from "./schema-diff-text.js";
+import { findStaleFiles } from "./write/find-stale-files.js";
+import { writeGeneratedFiles } from "./write/write-generated-files.js";
+import { RESULT_RULES } from "./analyse/result-resolution.js";
+import { readResultMapFile } from "./read/result-map-file.js";
+import type { SchemaFlavor } from "./read/schema-bundle.js";
+import { diffSchemaDirectories } from "./analyse/schema-diff.js";
+import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
 const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
 

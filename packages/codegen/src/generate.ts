@@ -1,12 +1,15 @@
-import { generatedHeader } from "./generated-header.js";
-import { clientWrittenDefinitions } from "./message-directions.js";
-import { packageManifest } from "./package-manifest.js";
-import { emitProtocolModules } from "./protocol-modules.js";
-import { METHOD_UNIONS, readProtocolMethods, type MethodKind } from "./protocol-methods.js";
-import { RESULT_RULES, type ResultRule } from "./result-resolution.js";
-import { readSchemaDirectory, type SchemaFlavor } from "./schema-bundle.js";
-import { TypeEmitter } from "./type-emitter.js";
-import { emitValidatorModules } from "./validator-modules.js";
+import { clientWrittenDefinitions } from "./analyse/message-directions.js";
+import { METHOD_UNIONS, readProtocolMethods, type MethodKind } from "./analyse/protocol-methods.js";
+import { RESULT_RULES, type ResultRule } from "./analyse/result-resolution.js";
+import { emitIndexModules } from "./emit/index-modules.js";
+import { emitProtocolModules } from "./emit/protocol-modules.js";
+import { TypeEmitter } from "./emit/type-emitter.js";
+import { emitValidatorModules } from "./emit/validator-modules.js";
+import type { SourceFile } from "./nodes/source-file.js";
+import { printSourceFile } from "./print/print-source-file.js";
+import { readSchemaDirectory, type SchemaFlavor } from "./read/schema-bundle.js";
+import { generatedHeader } from "./write/generated-header.js";
+import { packageManifest } from "./write/package-manifest.js";
 
 export interface GenerateOptions {
   /** A vendored schema directory: `manifest.json`, `stable/`, optionally `experimental/`. */
@@ -81,15 +84,11 @@ export function generate(options: GenerateOptions): GenerateResult {
     const clientWritten = clientWrittenDefinitions(bundle, methods);
     const emitter = new TypeEmitter(bundle, clientWritten, methods.all);
     const include = options.include ?? ["types", "validators"];
-    const modules = {
-      ...(include.includes("types") && {
-        ...emitProtocolModules(methods, emitter, header),
-        "index.js": indexJs(header, directory.codexVersion, bundle.flavor),
-        "index.d.ts": indexDts(header, directory.codexVersion, bundle.flavor),
-      }),
-      ...(include.includes("validators") && emitValidatorModules(bundle, methods, header)),
-    };
-    for (const [name, content] of Object.entries(modules)) files.set(`${bundle.flavor}/${name}`, content);
+    const modules: Iterable<[string, SourceFile]>[] = [];
+    if (include.includes("types")) modules.push(Object.entries({ ...emitProtocolModules(methods, emitter), ...emitIndexModules(directory.codexVersion, bundle.flavor) }));
+    if (include.includes("validators")) modules.push(emitValidatorModules(bundle, methods));
+    // Printed as each is emitted (the validators are emitted lazily), so no node outlives its text.
+    for (const list of modules) for (const [name, node] of list) files.set(`${bundle.flavor}/${name}`, header + "\n" + printSourceFile(node));
     const results: ResultReport[] = methods.all.flatMap((m) =>
       m.result
         ? [{ union: METHOD_UNIONS[m.kind], method: m.method, resolvedBy: m.result.resolvedBy, definition: m.result.definition?.name, how: m.result.how }]
@@ -118,71 +117,4 @@ export function generate(options: GenerateOptions): GenerateResult {
     ...unusedMapEntries.map((method) => `the result map names "${method}", which no request in these schemas has; ignored`),
   ];
   return { codexVersion: directory.codexVersion, files, reports, warnings };
-}
-
-function indexJs(header: string, codexVersion: string, flavor: SchemaFlavor): string {
-  return `${header}
-import { CLIENT_REQUEST_METHODS, SERVER_NOTIFICATION_METHODS, SERVER_REQUEST_METHODS } from "./methods.js";
-
-export * from "./methods.js";
-
-export const PROTOCOL_VERSION = ${JSON.stringify(codexVersion)};
-export const PROTOCOL_FLAVOR = ${JSON.stringify(flavor)};
-
-// The validators load on demand, so a bundle that never validates does not carry them.
-export const protocol = Object.freeze({
-  version: PROTOCOL_VERSION,
-  flavor: PROTOCOL_FLAVOR,
-  clientRequestMethods: CLIENT_REQUEST_METHODS,
-  serverRequestMethods: SERVER_REQUEST_METHODS,
-  serverNotificationMethods: SERVER_NOTIFICATION_METHODS,
-  loadValidators: () => import("./validators.js").then((module) => module.loadValidators()),
-});
-`;
-}
-
-function indexDts(header: string, codexVersion: string, flavor: SchemaFlavor): string {
-  return `${header}
-import type {
-  CLIENT_REQUEST_METHODS,
-  ClientNotificationMap,
-  ClientRequestMap,
-  SERVER_NOTIFICATION_METHODS,
-  SERVER_REQUEST_METHODS,
-  ServerNotificationMap,
-  ServerRequestMap,
-} from "./methods.js";
-import type { ProtocolValidators } from "./validators.js";
-
-export type * from "./types.js";
-export * from "./methods.js";
-
-/** The codex version whose app-server schemas these types were generated from. */
-export declare const PROTOCOL_VERSION: ${JSON.stringify(codexVersion)};
-/** Which export: \`stable\` (the default surface) or \`experimental\` (\`--experimental\`). */
-export declare const PROTOCOL_FLAVOR: ${JSON.stringify(flavor)};
-
-/** Every method of this protocol with its params and result types: what \`CodexClient\` is typed by. */
-export interface ProtocolTypes {
-  readonly clientRequests: ClientRequestMap;
-  readonly serverRequests: ServerRequestMap;
-  readonly serverNotifications: ServerNotificationMap;
-  readonly clientNotifications: ClientNotificationMap;
-}
-
-/**
- * This protocol as one value: pass it to \`CodexClient.connect(transport, { protocol })\` and the
- * client is typed by it, validates with it and knows which codex version it expects.
- */
-export declare const protocol: {
-  readonly version: ${JSON.stringify(codexVersion)};
-  readonly flavor: ${JSON.stringify(flavor)};
-  readonly clientRequestMethods: typeof CLIENT_REQUEST_METHODS;
-  readonly serverRequestMethods: typeof SERVER_REQUEST_METHODS;
-  readonly serverNotificationMethods: typeof SERVER_NOTIFICATION_METHODS;
-  loadValidators(): Promise<ProtocolValidators>;
-  /** Carries the types only: never set at run time. */
-  readonly types?: ProtocolTypes;
-};
-`;
 }

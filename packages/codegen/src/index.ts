@@ -1,6 +1,7 @@
-export { CodegenError, type CodegenErrorCode, type CodegenErrorContext } from "./codegen-error.js";
+export { CodegenError, type CodegenErrorCode, type CodegenErrorContext } from "./util/codegen-error.js";
 export { generate, type FlavorReport, type GenerateOptions, type GenerateResult, type ResultReport } from "./generate.js";
-export { findStaleFiles, writeGeneratedFiles, type StaleFile } from "./generated-output.js";
+export { findStaleFiles, type StaleFile } from "./write/find-stale-files.js";
+export { writeGeneratedFiles } from "./write/write-generated-files.js";
 export { main } from "./cli.js";
 export {
   diffBundles,
@@ -12,9 +13,9 @@ export {
   type DiffSection,
   type FlavorDiff,
   type SchemaDiff,
-} from "./schema-diff.js";
-export { formatSchemaDiff } from "./schema-diff-text.js";
-export { CHANGE_SEVERITY, METHOD_SEVERITY, type ChangeKind, type ChangeNote, type Direction, type Severity } from "./change-severity.js";
+} from "./analyse/schema-diff.js";
+export { formatSchemaDiff } from "./print/schema-diff-text.js";
+export { CHANGE_SEVERITY, METHOD_SEVERITY, type ChangeKind, type ChangeNote, type Direction, type Severity } from "./analyse/change-severity.js";
 export {
   readProtocolMethods,
   METHOD_UNIONS,
@@ -22,13 +23,13 @@ export {
   type ProtocolMethod,
   type ProtocolMethods,
   type ReadProtocolMethodsOptions,
-} from "./protocol-methods.js";
-export { resolveResults, RESULT_RULES, type ResolvedResult, type ResultRule } from "./result-resolution.js";
-export { readResultMapFile } from "./result-map-file.js";
-export { displayPath } from "./display-path.js";
-export { readSchemaDirectory, readSchemaBundle, BUNDLE_FILE, type SchemaBundle, type SchemaDefinition, type SchemaFlavor } from "./schema-bundle.js";
-export { RESULT_TABLE } from "./result-table.js";
-export { NUMBER_FORMATS } from "./number-formats.js";
-export { codexBinaryIn, installCodex } from "./codex-binary.js";
-export { exportCodexSchemas, type CodexExport } from "./codex-export.js";
-export { packageManifest } from "./package-manifest.js";
+} from "./analyse/protocol-methods.js";
+export { resolveResults, RESULT_RULES, type ResolvedResult, type ResultRule } from "./analyse/result-resolution.js";
+export { readResultMapFile } from "./read/result-map-file.js";
+export { displayPath } from "./util/display-path.js";
+export { readSchemaDirectory, readSchemaBundle, BUNDLE_FILE, type SchemaBundle, type SchemaDefinition, type SchemaFlavor } from "./read/schema-bundle.js";
+export { RESULT_TABLE } from "./analyse/result-table.js";
+export { NUMBER_FORMATS } from "./emit/number-formats.js";
+export { codexBinaryIn, installCodex } from "./read/codex-binary.js";
+export { exportCodexSchemas, type CodexExport } from "./read/codex-export.js";
+export { packageManifest } from "./write/package-manifest.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { main } from "../src/cli.js";
-import type { SchemaDiff } from "../src/schema-diff.js";
+import type { SchemaDiff } from "../src/analyse/schema-diff.js";
 import { notification, ref, request, writeSchemaFixture } from "./support/schema-fixture.js";
 
 async function run(args: string[]) {
