@@ -5,8 +5,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 // By path: core's package.json does not list the private test-support package.
-import { layerOf, layerViolations, type LayerRules } from "../../../test/support/layer-violations.js";
-import { factsOf, sourceFactsIn, type SourceFacts } from "../../../test/support/source-imports.js";
+import { layerOf, layerViolations, type LayerRules } from "@codex-rpc/test-support/layer-violations.js";
+import { factsOf, sourceFactsIn, type SourceFacts } from "@codex-rpc/test-support/source-imports.js";
 
 const SOURCE_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
 
