@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
 describe("approvals (scripted server)", () => {
   it("declines approvals by default, accepts for the session when told, and asks a callback", async () => {

@@ -1,6 +1,6 @@
 import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
 describe("CodexClient: handshake and requests (scripted server)", () => {
   it("sends initialize with client info and capabilities, then the initialized notification", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
 describe("dynamic tools (scripted server)", () => {
   it("runs a registered dynamic tool on item/tool/call", async () => {

@@ -1,6 +1,6 @@
 import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
 describe("notifications and framing (scripted server)", () => {
   it("reports a non-JSON line and skips it; later messages still arrive; unknown methods pass through", async () => {
