@@ -4,7 +4,7 @@ import { CodexClient, InvalidOptionError, RequestAbortedError, type DynamicTool 
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 
-describe("CodexClient: handshake and requests (scripted server)", () => {
+describe("CodexClient: handshake and requests (fake server)", () => {
   it("sends initialize with client info and capabilities, then the initialized notification", async () => {
     const { server, client } = await connect({}, { clientInfo: { name: "test", version: "1.2.3" }, experimentalApi: true });
     expect(server.received[0]).toEqual({

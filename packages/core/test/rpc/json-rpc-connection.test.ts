@@ -3,7 +3,7 @@ import { CodexClient, ConnectionClosedError, RequestAbortedError, RequestTimeout
 import { clientInternals, FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 
-describe("JSON-RPC connection: overload retry, timeouts, abort (scripted server)", () => {
+describe("JSON-RPC connection: overload retry, timeouts, abort (fake server)", () => {
   it("retries -32001 with backoff, then succeeds", async () => {
     const { server, client } = await connect({ overload: { "thread/start": 2 } });
     const thread = await client.startThread();
