@@ -3,6 +3,7 @@
 // inspected (which files went in, which imports were left out, which runtime globals it names).
 import { build, type Metafile } from "esbuild";
 import { relative } from "node:path";
+import ts from "typescript";
 import { expect, it } from "vitest";
 
 interface Bundle {
@@ -29,6 +30,14 @@ async function bundle(specifier: string, condition: "browser" | "node" | "deno" 
   const metafile: Metafile = result.metafile;
   const externals = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
   return { inputs: Object.keys(metafile.inputs).map((file) => relative(process.cwd(), file)), externals: [...new Set(externals)], code: result.outputFiles[0]!.text };
+}
+
+/** Where TypeScript (nodenext, from an ES module) finds a specifier's declarations: the `types` condition. */
+function declarationsOf(specifier: string): string | undefined {
+  const options = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext };
+  const from = `${process.cwd()}/test/export-conditions.test.ts`;
+  const resolved = ts.resolveModuleName(specifier, from, options, ts.sys, undefined, undefined, ts.ModuleKind.ESNext).resolvedModule;
+  return resolved && relative(process.cwd(), resolved.resolvedFileName);
 }
 
 const fromWs = (bundle: Bundle) => bundle.inputs.filter((file) => /node_modules\/(\.pnpm\/)?ws[@/]/.test(file));
@@ -74,4 +83,30 @@ it("@codex-rpc/core runs anywhere: no node built-ins and no runtime globals in a
     expect(nodeBuiltins(core), condition).toEqual([]);
     expect(runtimeGlobals(core, ["Deno", "Bun", "process"]), condition).toEqual([]);
   }
+});
+
+/** Core's entries (package.json `exports`) and the file each is built to. */
+const CORE_ENTRIES = { "@codex-rpc/core": "index", "@codex-rpc/core/transport": "transport", "@codex-rpc/core/process": "process", "@codex-rpc/core/testing": "testing" };
+
+it("@codex-rpc/core: each entry resolves to its own file for Node and the browser (imports) and to its declarations for types", async () => {
+  for (const [specifier, file] of Object.entries(CORE_ENTRIES)) {
+    // `export * from` is an import: esbuild resolves it under the `import` condition as well.
+    for (const condition of ["node", "browser"] as const) {
+      expect((await bundle(specifier, condition)).inputs, `${specifier} (${condition})`).toContain(`packages/core/dist/${file}.js`);
+    }
+    expect(declarationsOf(specifier), specifier).toBe(`packages/core/dist/${file}.d.ts`);
+  }
+});
+
+it("@codex-rpc/core: the browser bundles of the main, transport and testing entries need no node built-ins nor runtime globals", async () => {
+  for (const specifier of ["@codex-rpc/core", "@codex-rpc/core/transport", "@codex-rpc/core/testing"]) {
+    const browser = await bundle(specifier, "browser");
+    expect(nodeBuiltins(browser), specifier).toEqual([]);
+    expect(runtimeGlobals(browser, ["Deno", "Bun", "process"]), specifier).toEqual([]);
+  }
+});
+
+it("@codex-rpc/core: the main entry's bundle takes nothing of the process and testing entries (users never load the fake server)", async () => {
+  const main = await bundle("@codex-rpc/core", "browser");
+  expect(main.inputs.filter((file) => /^packages\/core\/dist\/(process|testing)(\.js$|\/)/.test(file))).toEqual([]);
 });

@@ -53,7 +53,7 @@ const requestMethods = catalogue.entries.filter((entry) => entry.kind === "reque
 
 /** One client on its own fake server, with counters. */
 async function openSession(name, validate) {
-  const fake = new FakeAppServer({ maxLineBytes: LINE_CAP_BYTES });
+  const fake = new FakeAppServer({ framing: "ndjson", maxLineBytes: LINE_CAP_BYTES });
   answerThreadRequests(fake, catalogue);
   answerTurnStart(fake, catalogue);
   const outcomes = new Map();

@@ -55,7 +55,7 @@ function neverAnswered(server: FakeAppServer, method: string): Promise<void> {
 }
 
 async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: CodexClientOptions = {}) {
-  const server = new FakeAppServer(serverOptions);
+  const server = new FakeAppServer({ framing: "ndjson", ...serverOptions });
   const client = await CodexClient.connect(server.transport, clientOptions);
   return { server, client };
 }
@@ -88,7 +88,7 @@ function expectPromptly(fault: string, outcomes: Readonly<Record<string, Outcome
 }
 
 it("a crash before `initialize` is answered: connect rejects with CONNECTION_CLOSED and the signal", async () => {
-  const server = new FakeAppServer();
+  const server = new FakeAppServer({ framing: "ndjson" });
   const initializeArrived = neverAnswered(server, "initialize");
   const clock = new FaultClock();
   const connect = clock.track(CodexClient.connect(server.transport));
@@ -173,7 +173,7 @@ it("a crash while an approval is pending: the handler's signal fires with the cl
 });
 
 it("an exit 1 at start: connect rejects with the exit code and the stderr tail", async () => {
-  const server = new FakeAppServer();
+  const server = new FakeAppServer({ framing: "ndjson" });
   const initializeArrived = neverAnswered(server, "initialize");
   const clock = new FaultClock();
   const connect = clock.track(CodexClient.connect(server.transport));
@@ -191,7 +191,7 @@ it("an exit 1 at start: connect rejects with the exit code and the stderr tail",
 });
 
 it("a server stalled from the start: connect rejects with REQUEST_TIMEOUT at the timeout, and the transport is closed", async () => {
-  const server = new FakeAppServer({ stalled: true });
+  const server = new FakeAppServer({ framing: "ndjson", stalled: true });
   const clock = new FaultClock();
   clock.inject(() => undefined); // stalled already: the clock starts with the request
   faults++;
@@ -234,7 +234,7 @@ it("a server that stalls after the handshake: the request times out at its timeo
 it(`an overload storm (-32001 N times, N = 0 … ${RETRY_BOUND + 2}) is retried with backoff up to ${RETRY_BOUND} retries, then ServerOverloadedError`, async () => {
   const seen: string[] = [];
   for (let storm = 0; storm <= RETRY_BOUND + 2; storm++) {
-    const server = new FakeAppServer({ overload: { "thread/start": storm } });
+    const server = new FakeAppServer({ framing: "ndjson", overload: { "thread/start": storm } });
     const sends = timedSends(server.transport, "thread/start");
     const client = await CodexClient.connect(sends.transport, { overloadRetry: { maxRetries: RETRY_BOUND, ...RETRY_DELAYS } });
     const outcome = await new FaultClock().track(client.startThread());

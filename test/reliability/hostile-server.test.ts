@@ -38,7 +38,7 @@ afterEach(async () => {
 });
 
 async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: CodexClientOptions = {}) {
-  const server = new FakeAppServer(serverOptions);
+  const server = new FakeAppServer({ framing: "ndjson", ...serverOptions });
   const client = await CodexClient.connect(server.transport, clientOptions);
   clients.push(client);
   const diagnostics: ConnectionDiagnostic[] = [];
@@ -264,7 +264,7 @@ describe("bounds", () => {
     let opened = 0;
     const factory = async (): Promise<Transport> => {
       opened++;
-      const server = new FakeAppServer();
+      const server = new FakeAppServer({ framing: "ndjson" });
       setTimeout(() => server.crash(), 50);
       return server.transport;
     };

@@ -172,7 +172,7 @@ async function runTurn(client: CodexClient, thread: CodexThread, i: number, appS
 it(
   `${TURNS.toLocaleString("en")} turns subscribed and unsubscribed in ${STYLES.length} ways leave no listener, subscriber, pending request or timer`,
   async () => {
-    const server = new FakeAppServer({ turns: Array.from({ length: TURNS }, (_, i) => scriptOf(i)) });
+    const server = new FakeAppServer({ framing: "ndjson", turns: Array.from({ length: TURNS }, (_, i) => scriptOf(i)) });
     const client = await CodexClient.connect(server.transport);
     const threads = await Promise.all(Array.from({ length: LANES }, () => client.startThread()));
     const app = longLivedSignal();
@@ -215,7 +215,7 @@ it(
 it(
   `${REQUESTS.toLocaleString("en")} requests time out against a responder that never answers or answers too late, leaving nothing pending`,
   async () => {
-    const server = new FakeAppServer();
+    const server = new FakeAppServer({ framing: "ndjson" });
     const client = await CodexClient.connect(server.transport);
     const lateReplies: Promise<FakeReply>[] = [];
     server.respond("test/stalled", () => new Promise<FakeReply>(() => {}));

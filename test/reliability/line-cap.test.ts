@@ -33,7 +33,7 @@ function check(got: readonly string[], expected: readonly string[]): void {
 }
 
 async function connect() {
-  const server = new FakeAppServer({ maxLineBytes: CAP });
+  const server = new FakeAppServer({ framing: "ndjson", maxLineBytes: CAP });
   const client = await CodexClient.connect(server.transport);
   const oversize: ConnectionDiagnostic[] = [];
   client.diagnostics$.subscribe((diagnostic) => {

@@ -68,7 +68,7 @@ let client: CodexClient;
 const diagnostics: ConnectionDiagnostic[] = [];
 
 beforeAll(async () => {
-  fake = new FakeAppServer();
+  fake = new FakeAppServer({ framing: "ndjson" });
   client = await CodexClient.connect(fake.transport, {
     tools: [
       {

@@ -61,7 +61,7 @@ it("never runs a command when the caller named no approval policy: the client as
 }, 60_000);
 
 it("answers every server request it has no handler for with -32601, whatever its name", async () => {
-  const server = new FakeAppServer();
+  const server = new FakeAppServer({ framing: "ndjson" });
   const client = await CodexClient.connect(server.transport, { handlers: { "item/tool/requestUserInput": () => ({ answers: {} }) } });
   cleanups.push(() => client.close());
   let cases = 0;

@@ -73,7 +73,7 @@ function within<T>(promise: Promise<T>, ms = 1_000): Promise<{ value: T } | { er
 }
 
 async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: CodexClientOptions = {}) {
-  const server = new FakeAppServer(serverOptions);
+  const server = new FakeAppServer({ framing: "ndjson", ...serverOptions });
   const client = await CodexClient.connect(server.transport, clientOptions);
   cleanups.push(() => client.close());
   const diagnostics: ConnectionDiagnostic[] = [];
@@ -197,7 +197,7 @@ describe("turns", () => {
 
 describe("connection", () => {
   it("fixed (was broken): a transport whose send throws synchronously: the request rejects and nothing stays pending (no 120 s timer)", async () => {
-    const server = new FakeAppServer();
+    const server = new FakeAppServer({ framing: "ndjson" });
     const inner = server.transport;
     const transport: Transport = {
       messages$: inner.messages$,
@@ -309,7 +309,7 @@ function reconnectingServers() {
   let open!: () => void;
   const initializeGate = new Promise<void>((resolve) => (open = resolve));
   const factory = async (): Promise<Transport> => {
-    const fake = new FakeAppServer();
+    const fake = new FakeAppServer({ framing: "ndjson" });
     if (fakes.length === 1) fake.respond("initialize", async () => (await initializeGate, { result: INITIALIZE_RESULT }));
     fakes.push(fake);
     return fake.transport;
@@ -358,7 +358,7 @@ describe("reconnecting", () => {
   it("holds: for-await over a turn when the connection drops, unawaited turns alongside, then a turn after the reconnect", async () => {
     const fakes: FakeAppServer[] = [];
     const factory = async () => {
-      const fake = new FakeAppServer({ turns: [{ hold: true }, { hold: true }] });
+      const fake = new FakeAppServer({ framing: "ndjson", turns: [{ hold: true }, { hold: true }] });
       if (fakes.length > 0) {
         fake.respond("thread/resume", () => ({ result: { thread: { id: "thread-1", turns: [] } } }));
         fake.respond("turn/start", () => {
@@ -387,7 +387,7 @@ describe("reconnecting", () => {
 
   it("fixed (was broken): reconnect delays of NaN: a RangeError at connect(), not an unhandled rejection and a client `reconnecting` for ever", async () => {
     const fakes: FakeAppServer[] = [];
-    const factory = async () => (fakes.push(new FakeAppServer()), fakes.at(-1)!.transport);
+    const factory = async () => (fakes.push(new FakeAppServer({ framing: "ndjson" })), fakes.at(-1)!.transport);
     let client: CodexClient;
     try {
       client = await CodexClient.connect(factory, { reconnect: { initialDelayMs: Number.NaN } });

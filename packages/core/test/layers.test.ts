@@ -24,7 +24,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   process: 4,
   session: 5,
   client: 6,
-  ".": 7,
+  testing: 7,
+  ".": 8,
 };
 
 /** The packages core may import (and their subpaths). */

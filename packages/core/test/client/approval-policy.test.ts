@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("approvals (scripted server)", () => {
+describe("approvals (fake server)", () => {
   it("declines approvals by default, accepts for the session when told, and asks a callback", async () => {
     const params = { threadId: "t", turnId: "u", itemId: "i", startedAtMs: 0, command: "rm -rf /", cwd: "/", reason: null };
     const declining = await connect();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("dynamic tools (scripted server)", () => {
+describe("dynamic tools (fake server)", () => {
   it("runs a registered dynamic tool on item/tool/call", async () => {
     const { server, client } = await connect({}, {
       tools: [{ name: "add", description: "adds", inputSchema: { type: "object" }, handler: (args) => String((args as { a: number; b: number }).a + (args as { a: number; b: number }).b) }],

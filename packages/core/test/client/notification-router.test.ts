@@ -1,8 +1,8 @@
 import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("notifications and framing (scripted server)", () => {
+describe("notifications and framing (fake server)", () => {
   it("reports a non-JSON line and skips it; later messages still arrive; unknown methods pass through", async () => {
     // A line that is not JSON needs the byte path: the loopback transport carries messages only.
     const { server, client } = await connect({ framing: "ndjson" });

@@ -4,20 +4,20 @@
 // packages/websocket/test/reconnect.real-codex.test.ts.
 import { firstValueFrom, toArray } from "rxjs";
 import { expect, it } from "vitest";
-import { ScriptedAppServer } from "../support/scripted-app-server.js";
+import { FakeAppServer } from "@codex-rpc/core/testing";
 import { CodexClient, type ClientState, type Reconnection, type Transport } from "@codex-rpc/core";
 
 const fast = { initialDelayMs: 1, maxDelayMs: 5 };
 
 /** A factory that hands out a new fake server's transport per call; after `failFromNowOn()` calls throw. */
-function serversFactory(setup: (server: ScriptedAppServer, index: number) => void = () => {}) {
-  const servers: ScriptedAppServer[] = [];
+function serversFactory(setup: (server: FakeAppServer, index: number) => void = () => {}) {
+  const servers: FakeAppServer[] = [];
   let failing = false;
   let calls = 0;
   const factory = async (): Promise<Transport> => {
     calls++;
     if (failing) throw new Error("connect ECONNREFUSED");
-    const server = new ScriptedAppServer();
+    const server = new FakeAppServer();
     setup(server, servers.length);
     servers.push(server);
     return server.transport;
@@ -112,7 +112,7 @@ it("does not resume threads that were closed, archived, deleted or unsubscribed"
 });
 
 it("`reconnect` with a transport instead of a factory is a usage error", async () => {
-  const server = new ScriptedAppServer();
+  const server = new FakeAppServer();
   await expect(CodexClient.connect(server.transport, { reconnect: true })).rejects.toThrow(/needs a function that opens a new transport/);
   await server.transport.close();
 });

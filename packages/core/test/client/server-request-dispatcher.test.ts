@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { clientInternals } from "@codex-rpc/core/testing";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("server requests (scripted server)", () => {
+describe("server requests (fake server)", () => {
   it("answers an unknown server request with -32601 and a throwing handler with -32603", async () => {
     const { server, client } = await connect();
     expect(await server.request("item/somethingNew", {})).toMatchObject({ error: { code: -32601 } });

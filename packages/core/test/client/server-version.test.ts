@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import { CodexClient, MethodNotSupportedError, ProtocolVersionMismatchError, type ConnectionDiagnostic } from "@codex-rpc/core";
 import { PROTOCOL_VERSION } from "@codex-rpc/protocol";
-import { ScriptedAppServer } from "../support/scripted-app-server.js";
+import { FakeAppServer } from "@codex-rpc/core/testing";
 
 describe("server version", () => {
   it("exposes the server's codex version and the protocol's, with no diagnostic when they match", async () => {
-    const server = new ScriptedAppServer();
+    const server = new FakeAppServer();
     const client = await CodexClient.connect(server.transport);
     const diagnostics: ConnectionDiagnostic[] = [];
     client.diagnostics$.subscribe((d) => diagnostics.push(d));
@@ -18,7 +18,7 @@ describe("server version", () => {
   });
 
   it("reports a mismatch on diagnostics and keeps working", async () => {
-    const server = new ScriptedAppServer({ codexVersion: "0.166.0" });
+    const server = new FakeAppServer({ codexVersion: "0.166.0" });
     const client = await CodexClient.connect(server.transport);
     const diagnostics: ConnectionDiagnostic[] = [];
     client.diagnostics$.subscribe((d) => diagnostics.push(d));
@@ -31,7 +31,7 @@ describe("server version", () => {
   });
 
   it("with strictVersion, connect() refuses with a typed error that says what to install or run", async () => {
-    const server = new ScriptedAppServer({ codexVersion: "0.166.0" });
+    const server = new FakeAppServer({ codexVersion: "0.166.0" });
     const error = await CodexClient.connect(server.transport, { strictVersion: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolVersionMismatchError);
     expect(error).toMatchObject({ code: "PROTOCOL_VERSION_MISMATCH", serverVersion: "0.166.0", protocolVersion: PROTOCOL_VERSION });
@@ -39,7 +39,7 @@ describe("server version", () => {
   });
 
   it("a method the server's version lacks fails with METHOD_NOT_SUPPORTED naming both versions, not a bare -32600", async () => {
-    const server = new ScriptedAppServer({ codexVersion: "0.160.0" });
+    const server = new FakeAppServer({ codexVersion: "0.160.0" });
     // What codex 0.169.0 answers for a method it does not know (seen on the real server).
     server.respond("account/gatewayOAuth/read", () => ({
       error: { code: -32600, message: "Invalid request: unknown variant `account/gatewayOAuth/read`, expected one of `initialize`, `thread/start`" },

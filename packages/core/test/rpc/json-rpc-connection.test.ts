@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CodexClient, ConnectionClosedError, RequestAbortedError, RequestTimeoutError, ServerOverloadedError } from "@codex-rpc/core";
-import { clientInternals } from "@codex-rpc/core/testing";
-import { connect, ScriptedAppServer } from "../support/scripted-app-server.js";
+import { clientInternals, FakeAppServer } from "@codex-rpc/core/testing";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("JSON-RPC connection: overload retry, timeouts, abort (scripted server)", () => {
+describe("JSON-RPC connection: overload retry, timeouts, abort (fake server)", () => {
   it("retries -32001 with backoff, then succeeds", async () => {
     const { server, client } = await connect({ overload: { "thread/start": 2 } });
     const thread = await client.startThread();
@@ -34,7 +34,7 @@ describe("JSON-RPC connection: overload retry, timeouts, abort (scripted server)
   });
 
   it("times out a request the server never answers, with the method and timeout in the error", async () => {
-    const stalled = new ScriptedAppServer({ stalled: true });
+    const stalled = new FakeAppServer({ stalled: true });
     const error = await CodexClient.connect(stalled.transport, { requestTimeoutMs: 30 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ code: "REQUEST_TIMEOUT", method: "initialize", timeoutMs: 30 });

@@ -2,9 +2,9 @@ import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { ConnectionClosedError } from "@codex-rpc/core";
 import { clientInternals } from "@codex-rpc/core/testing";
-import { connect } from "../support/scripted-app-server.js";
+import { connect } from "../support/connect-to-fake.js";
 
-describe("turns (scripted server)", () => {
+describe("turns (fake server)", () => {
   it("streams text$ whose concatenation is the completed agent message", async () => {
     const { client } = await connect({ turns: [{ deltas: ["One", " two", " three"] }] });
     const thread = await client.startThread();

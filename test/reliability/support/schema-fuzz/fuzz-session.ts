@@ -89,7 +89,7 @@ export class FuzzSession {
   }
 
   static async open(catalogue: Catalogue, config: SessionConfig, crashes: CrashWatch): Promise<FuzzSession> {
-    const fake = new FakeAppServer({ maxLineBytes: LINE_CAP_BYTES });
+    const fake = new FakeAppServer({ framing: "ndjson", maxLineBytes: LINE_CAP_BYTES });
     answerThreadRequests(fake, catalogue);
     answerTurnStart(fake, catalogue);
     const client = await CodexClient.connect(fake.transport, clientOptions(catalogue, config));

@@ -48,7 +48,7 @@ export class HandlerSession {
   }
 
   static async open(catalogue: Catalogue, validate: boolean, crashes: CrashWatch): Promise<HandlerSession> {
-    const fake = new FakeAppServer();
+    const fake = new FakeAppServer({ framing: "ndjson" });
     let session: HandlerSession | undefined;
     const handlers: Record<string, (params: unknown, context: { readonly id: string | number }) => unknown> = {};
     for (const entry of catalogue.entries) {

@@ -32,7 +32,7 @@ export class TurnStartSession {
   ) {}
 
   static async open(catalogue: Catalogue, validate: boolean, crashes: CrashWatch): Promise<TurnStartSession> {
-    const fake = new FakeAppServer();
+    const fake = new FakeAppServer({ framing: "ndjson" });
     answerThreadRequests(fake, catalogue);
     const turns = answerTurnStart(fake, catalogue);
     const client = await CodexClient.connect(fake.transport, { validate: validate ? catalogue.validators : false, requestTimeoutMs: 10_000 });
