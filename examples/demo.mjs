@@ -45,7 +45,9 @@ try {
           reply.text("Let me look at the workspace first."),
           reply.execCommand({ cmd: "ls -1", sandbox_permissions: "require_escalated", justification: "List the files in the workspace" }),
         ),
-        reply.text("The workspace holds two files: README.md, a one-line title, and notes.txt, a note that codex-rpc was here. Nothing else to report.", { chunks: 16 }),
+        reply.text("The workspace holds two files: README.md, a one-line title, and notes.txt, a note that codex-rpc was here. Nothing else to report.", {
+          chunks: 16,
+        }),
       ],
     });
     cleanups.push(() => provider.close());

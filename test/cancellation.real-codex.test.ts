@@ -24,7 +24,7 @@ async function offlineCodex(script = [reply.text("Done.", { chunks: 2 })]) {
   cleanups.push(() => home.cleanup());
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-cancellation-"));
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
-  return { provider, spawn: { env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace }, workspace };
+  return { provider, spawn: { env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: workspace }, workspace };
 }
 
 describe("cancellation and cleanup against the real codex app-server", () => {
@@ -61,7 +61,10 @@ describe("cancellation and cleanup against the real codex app-server", () => {
     const signal = AbortSignal.abort();
     let errors: unknown[] = [];
     const { during, after } = await startedBy(async () => {
-      errors = await Promise.all([spawnCodexAppServer({ ...spawn, signal }).catch((e: unknown) => e), connectCodex({ ...spawn, signal }).catch((e: unknown) => e)]);
+      errors = await Promise.all([
+        spawnCodexAppServer({ ...spawn, signal }).catch((e: unknown) => e),
+        connectCodex({ ...spawn, signal }).catch((e: unknown) => e),
+      ]);
     });
     for (const error of errors) expect(error).toMatchObject({ code: "REQUEST_ABORTED", method: "spawnCodexAppServer" });
     expect(during).toEqual([]);

@@ -39,7 +39,7 @@ async function startSession(script: readonly ScriptedReply[], options: CodexClie
   try {
     home = await createCodexHome({ provider });
     const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-workspace-"));
-    const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+    const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: workspace });
     client = await CodexClient.connect(transport, { clientInfo: { name: "codex-rpc-tests", version: "0.0.0" }, ...options });
     const codexHome = home;
     const session: Session = {
@@ -83,7 +83,11 @@ describe("the client against the real codex app-server (offline)", () => {
   });
 
   async function approvalTurn(approvals: ApprovalPolicy) {
-    const call = reply.execCommand({ cmd: "touch marker.txt && echo command-ran", sandbox_permissions: "require_escalated", justification: "Make the marker?" });
+    const call = reply.execCommand({
+      cmd: "touch marker.txt && echo command-ran",
+      sandbox_permissions: "require_escalated",
+      justification: "Make the marker?",
+    });
     const session = await startSession([call, reply.text("Done.")], { approvals });
     const thread = await session.client.startThread({ cwd: session.workspace, approvalPolicy: "untrusted" });
     const done = await thread.run("Make the marker file.").completed;

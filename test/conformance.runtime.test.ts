@@ -49,7 +49,12 @@ interface CodexTarget {
 const TARGETS: readonly CodexTarget[] = [
   { server: PINNED_CODEX, codexPath: pinnedCodexBinary, protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
   { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: OLDER_CODEX, generated: true }, paths: CONFORMANCE_PATHS },
-  { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
+  {
+    server: OLDER_CODEX,
+    codexPath: () => codexReleaseBinary(OLDER_CODEX),
+    protocol: { version: pinnedProtocol.version, generated: false },
+    paths: CONFORMANCE_PATHS,
+  },
 ];
 
 const protocolLabel = (target: CodexTarget) => `${target.protocol.version} (${target.protocol.generated ? "generated" : "@codex-rpc/protocol"})`;
@@ -75,7 +80,11 @@ afterAll(() => {
   const columns = CONFORMANCE_CASES.map((entry) => entry.label);
   const rows = TARGETS.flatMap((target) => rowsByTarget.get(target)!);
   console.log(formatResultsTable("conformance against the real codex app-server", columns, rows));
-  const compatibility: CompatibilityRow[] = TARGETS.map((target) => ({ server: target.server, protocol: protocolLabel(target), paths: rowsByTarget.get(target)! }));
+  const compatibility: CompatibilityRow[] = TARGETS.map((target) => ({
+    server: target.server,
+    protocol: protocolLabel(target),
+    paths: rowsByTarget.get(target)!,
+  }));
   const factsColumn = CONFORMANCE_CASES.findIndex((entry) => entry.id === "versions");
   console.log(`\n${formatCompatibilityTable("compatibility: codex server × client protocol", columns, compatibility, factsColumn)}`);
   console.log(
@@ -147,13 +156,28 @@ function generateProtocol(version: string, out: string): { url: string } | { err
   try {
     execFileSync(
       process.execPath,
-      [join(REPOSITORY_ROOT, "packages/codegen/bin/codex-rpc-gen.js"), "generate", "--schemas", `schemas/codex/${version}`, "--out", relative(REPOSITORY_ROOT, out), "--package", "@codex-rpc/protocol"],
+      [
+        join(REPOSITORY_ROOT, "packages/codegen/bin/codex-rpc-gen.js"),
+        "generate",
+        "--schemas",
+        `schemas/codex/${version}`,
+        "--out",
+        relative(REPOSITORY_ROOT, out),
+        "--package",
+        "@codex-rpc/protocol",
+      ],
       { cwd: REPOSITORY_ROOT, stdio: ["ignore", "ignore", "pipe"], encoding: "utf8", timeout: 60_000 },
     );
     return { url: pathToFileURL(join(out, "stable", "index.js")).href };
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? "").trim().split("\n").slice(-3).join(" | ");
-    return { error: `codex-rpc-gen generate --schemas schemas/codex/${version} failed: ${(error as Error).message.split("\n")[0]}${stderr ? `: ${stderr}` : ""}` };
+    const stderr = String((error as { stderr?: unknown }).stderr ?? "")
+      .trim()
+      .split("\n")
+      .slice(-3)
+      .join(" | ");
+    return {
+      error: `codex-rpc-gen generate --schemas schemas/codex/${version} failed: ${(error as Error).message.split("\n")[0]}${stderr ? `: ${stderr}` : ""}`,
+    };
   }
 }
 

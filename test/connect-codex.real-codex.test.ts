@@ -41,7 +41,12 @@ describe("connectCodex against the real codex app-server", () => {
 
     const before = new Set(descendants());
     const handshake = new AbortController();
-    const client = await connectCodex({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, reconnect: { initialDelayMs: 10 }, signal: handshake.signal });
+    const client = await connectCodex({
+      env: { PATH: process.env.PATH ?? "", ...home.env },
+      cwd: workspace,
+      reconnect: { initialDelayMs: 10 },
+      signal: handshake.signal,
+    });
     handshake.abort(); // guards the first start and handshake only
     cleanups.push(() => client.close());
     const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });

@@ -89,7 +89,7 @@ function consumerEnv(tmp: string): NodeJS.ProcessEnv {
   const outsideWorkspace = (entry: string) => entry !== "" && relative(root, resolve(entry)).startsWith("..");
   return {
     ...env,
-    PATH: (process.env["PATH"] ?? "").split(delimiter).filter(outsideWorkspace).join(delimiter),
+    PATH: (process.env.PATH ?? "").split(delimiter).filter(outsideWorkspace).join(delimiter),
     TMPDIR: tmp,
     npm_config_cache: npmCache,
     npm_config_update_notifier: "false",
@@ -124,20 +124,30 @@ beforeAll(async () => {
   const missing = BUILT.filter((name) => !existsSync(join(root, "packages", name, "dist", "index.js")));
   if (missing.length > 0) {
     const filters = missing.map((name) => `--filter=@codex-rpc/${name}`);
-    expectSuccess("build", await run("npx", ["-y", "pnpm@12.21.0", "exec", "turbo", "run", "build", ...filters, "--output-logs=errors-only"], { cwd: root, env, timeoutMs: 300_000 }));
+    expectSuccess(
+      "build",
+      await run("npx", ["-y", "pnpm@12.21.0", "exec", "turbo", "run", "build", ...filters, "--output-logs=errors-only"], {
+        cwd: root,
+        env,
+        timeoutMs: 300_000,
+      }),
+    );
   }
-  const packed = await run(
-    "npx",
-    ["-y", "pnpm@12.21.0", ...PACKAGES.map((name) => `--filter=@codex-rpc/${name}`), "pack", "--pack-destination", tarballs],
-    { cwd: root, env, timeoutMs: 120_000 },
-  );
+  const packed = await run("npx", ["-y", "pnpm@12.21.0", ...PACKAGES.map((name) => `--filter=@codex-rpc/${name}`), "pack", "--pack-destination", tarballs], {
+    cwd: root,
+    env,
+    timeoutMs: 120_000,
+  });
   expectSuccess("pnpm pack", packed);
-  timings["pack"] = packed.ms;
+  timings.pack = packed.ms;
   const tgzs = (await readdir(tarballs)).filter((file) => file.endsWith(".tgz")).map((file) => join(tarballs, file));
   expect(tgzs).toHaveLength(PACKAGES.length);
 
   // 2. A fresh project, as `npm init -y` would start it, plus what it installs.
-  await writeFile(join(project, "package.json"), JSON.stringify({ name: "codex-rpc-consumer", version: "1.0.0", private: true, type: "module" }, null, 2) + "\n");
+  await writeFile(
+    join(project, "package.json"),
+    `${JSON.stringify({ name: "codex-rpc-consumer", version: "1.0.0", private: true, type: "module" }, null, 2)}\n`,
+  );
   const installed = await run(
     "npm",
     [
@@ -149,8 +159,8 @@ beforeAll(async () => {
       "--loglevel=error",
       ...tgzs,
       `@openai/codex@${CODEX_VERSION}`,
-      `typescript@${versions["typescript"]}`,
-      `rxjs@${versions["rxjs"]}`,
+      `typescript@${versions.typescript}`,
+      `rxjs@${versions.rxjs}`,
       `@types/node@${versions["@types/node"]}`,
     ],
     { cwd: project, env, timeoutMs: 600_000 },
@@ -160,13 +170,17 @@ beforeAll(async () => {
 
   // 3. The one generation command, from the installed package. An absolute --codex path: a relative
   // one fails (see the known issue below).
-  const generated = await run("npx", ["--no", "codex-rpc-gen", "generate", "--codex", join(project, "node_modules", ".bin", "codex"), "--out", "./codex-protocol"], {
-    cwd: project,
-    env,
-    timeoutMs: 120_000,
-  });
+  const generated = await run(
+    "npx",
+    ["--no", "codex-rpc-gen", "generate", "--codex", join(project, "node_modules", ".bin", "codex"), "--out", "./codex-protocol"],
+    {
+      cwd: project,
+      env,
+      timeoutMs: 120_000,
+    },
+  );
   expectSuccess("codex-rpc-gen generate", generated);
-  timings["generate"] = generated.ms;
+  timings.generate = generated.ms;
   // The output is a package of its own: install it as one (a link to ./codex-protocol).
   const linked = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--save-exact", "--loglevel=error", "./codex-protocol"], {
     cwd: project,
@@ -181,8 +195,8 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });
   const seconds = (ms: number | undefined) => (ms === undefined ? "–" : `${(ms / 1000).toFixed(1)} s`);
   console.log(
-    `consumer: @openai/codex ${CODEX_VERSION} (server ${String(program?.["serverVersion"] ?? "?")}, protocol ${String(program?.["protocolVersion"] ?? "?")}), ` +
-      `node ${process.versions.node}, typescript ${versions["typescript"] ?? "?"}; npm cache ${npmCacheWasWarm ? "warm" : "cold"}; ` +
+    `consumer: @openai/codex ${CODEX_VERSION} (server ${String(program?.serverVersion ?? "?")}, protocol ${String(program?.protocolVersion ?? "?")}), ` +
+      `node ${process.versions.node}, typescript ${versions.typescript ?? "?"}; npm cache ${npmCacheWasWarm ? "warm" : "cold"}; ` +
       Object.entries(timings)
         .map(([step, ms]) => `${step} ${seconds(ms)}`)
         .join(", ") +
@@ -211,8 +225,8 @@ describe(`a fresh consumer project with the packed packages and @openai/codex@${
     const out = join(project, "codex-protocol");
     const manifest = JSON.parse(await readFile(join(out, "package.json"), "utf8")) as Record<string, unknown>;
     expect(manifest).toMatchObject({ name: GENERATED_PACKAGE, version: CODEX_VERSION, type: "module" });
-    expect(manifest["dependencies"]).toBeUndefined();
-    expect(manifest["peerDependencies"]).toBeUndefined();
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.peerDependencies).toBeUndefined();
     const files = (await readdir(out, { recursive: true })).filter((file) => /\.(d\.ts|js)$/.test(file));
     expect(files).toEqual(expect.arrayContaining(["stable/index.d.ts", "stable/index.js", "experimental/index.d.ts", "stable/validators/incoming.js"]));
     for (const file of files) {
@@ -228,12 +242,12 @@ describe(`a fresh consumer project with the packed packages and @openai/codex@${
     await copyFile(join(fixtures, "main.ts.template"), join(project, "main.ts"));
     await copyFile(join(fixtures, "tsconfig.json"), join(project, "tsconfig.json"));
     const tsc = await run(process.execPath, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", "."], { cwd: project, env, timeoutMs: 120_000 });
-    timings["tsc"] = tsc.ms;
+    timings.tsc = tsc.ms;
     expect(tsc.code, describeRun("tsc", tsc)).toBe(0);
     expect(tsc.stdout + tsc.stderr).toBe("");
 
     const main = await run(process.execPath, ["dist/main.js"], { cwd: project, env, timeoutMs: 90_000 });
-    timings["run"] = main.ms;
+    timings.run = main.ms;
     expect(main.code, describeRun("node dist/main.js", main)).toBe(0);
     const lines = main.stdout.trim().split("\n");
     expect(lines, describeRun("node dist/main.js", main)).toHaveLength(1);
@@ -253,11 +267,11 @@ describe(`a fresh consumer project with the packed packages and @openai/codex@${
       diagnostics: [],
       threadsBefore: 0,
     });
-    expect(program["userAgent"]).toMatch(/^codex-rpc-consumer\/0\.166\.0 /);
-    expect(program["deltas"]).toBeGreaterThan(1);
-    expect(program["threadsAfter"]).toEqual([program["threadId"]]);
+    expect(program.userAgent).toMatch(/^codex-rpc-consumer\/0\.166\.0 /);
+    expect(program.deltas).toBeGreaterThan(1);
+    expect(program.threadsAfter).toEqual([program.threadId]);
     // The codex it ran is the project's own 0.166.0 (its platform package's native binary).
-    expect(String(program["codexPath"]).startsWith(join(project, "node_modules") + "/")).toBe(true);
+    expect(String(program.codexPath).startsWith(`${join(project, "node_modules")}/`)).toBe(true);
     // The program (its CODEX_HOME and workspace) and the generator left nothing behind.
     expect(await readdir(consumerTmp)).toEqual([]);
   });
@@ -272,15 +286,23 @@ describe(`a fresh consumer project with the packed packages and @openai/codex@${
         .map((line) => JSON.parse(line) as { attempt: string; found: boolean; code?: string; message?: string })
         .map((attempt) => [attempt.attempt, attempt]),
     );
-    expect(attempts["explicitPath"]).toMatchObject({ found: false, code: "BINARY_NOT_FOUND", message: expect.stringContaining("/nonexistent/codex: does not exist") });
-    expect(attempts["explicitPath"]?.message).toMatch(/Pass the path of an existing codex executable/);
-    expect(attempts["search"]).toMatchObject({ found: false, code: "BINARY_NOT_FOUND" });
-    expect(attempts["search"]?.message).toMatch(/CODEX_BIN: not set[\s\S]*@openai\/codex resolved from .*: not installed there[\s\S]*PATH: empty/);
-    expect(attempts["search"]?.message).toContain("npm install @openai/codex");
+    expect(attempts.explicitPath).toMatchObject({
+      found: false,
+      code: "BINARY_NOT_FOUND",
+      message: expect.stringContaining("/nonexistent/codex: does not exist"),
+    });
+    expect(attempts.explicitPath?.message).toMatch(/Pass the path of an existing codex executable/);
+    expect(attempts.search).toMatchObject({ found: false, code: "BINARY_NOT_FOUND" });
+    expect(attempts.search?.message).toMatch(/CODEX_BIN: not set[\s\S]*@openai\/codex resolved from .*: not installed there[\s\S]*PATH: empty/);
+    expect(attempts.search?.message).toContain("npm install @openai/codex");
   });
 
   it("codex-rpc-gen --codex /nonexistent/codex exits 2 with CODEX_EXPORT_FAILED naming the path, writes nothing, prints no stack", async () => {
-    const result = await run("npx", ["--no", "codex-rpc-gen", "generate", "--codex", "/nonexistent/codex", "--out", "x"], { cwd: project, env, timeoutMs: 60_000 });
+    const result = await run("npx", ["--no", "codex-rpc-gen", "generate", "--codex", "/nonexistent/codex", "--out", "x"], {
+      cwd: project,
+      env,
+      timeoutMs: 60_000,
+    });
     expect(result.code, describeRun("codex-rpc-gen", result)).toBe(2);
     expect(result.stderr).toContain("codex-rpc-gen: CODEX_EXPORT_FAILED: no codex binary at /nonexistent/codex");
     expect(result.stderr).not.toMatch(/^\s+at /m);
@@ -288,7 +310,11 @@ describe(`a fresh consumer project with the packed packages and @openai/codex@${
   });
 
   it("codex-rpc-gen --codex /nonexistent/codex says what to do (install @openai/codex, or --codex-version)", async () => {
-    const result = await run("npx", ["--no", "codex-rpc-gen", "generate", "--codex", "/nonexistent/codex", "--out", "x"], { cwd: project, env, timeoutMs: 60_000 });
+    const result = await run("npx", ["--no", "codex-rpc-gen", "generate", "--codex", "/nonexistent/codex", "--out", "x"], {
+      cwd: project,
+      env,
+      timeoutMs: 60_000,
+    });
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/npm install @openai\/codex|--codex-version/);
   });

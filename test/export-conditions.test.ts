@@ -29,7 +29,11 @@ async function bundle(specifier: string, condition: "browser" | "node" | "deno" 
   });
   const metafile: Metafile = result.metafile;
   const externals = Object.values(metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path));
-  return { inputs: Object.keys(metafile.inputs).map((file) => relative(process.cwd(), file)), externals: [...new Set(externals)], code: result.outputFiles[0]!.text };
+  return {
+    inputs: Object.keys(metafile.inputs).map((file) => relative(process.cwd(), file)),
+    externals: [...new Set(externals)],
+    code: result.outputFiles[0]!.text,
+  };
 }
 
 /** Where TypeScript (nodenext, from an ES module) finds a specifier's declarations: the `types` condition. */
@@ -41,7 +45,10 @@ function declarationsOf(specifier: string): string | undefined {
 }
 
 const fromWs = (bundle: Bundle) => bundle.inputs.filter((file) => /node_modules\/(\.pnpm\/)?ws[@/]/.test(file));
-const nodeBuiltins = (bundle: Bundle) => bundle.externals.filter((path) => path.startsWith("node:") || /^(fs|path|os|child_process|net|http|https|tls|events|stream|crypto|url|zlib|buffer)$/.test(path));
+const nodeBuiltins = (bundle: Bundle) =>
+  bundle.externals.filter(
+    (path) => path.startsWith("node:") || /^(fs|path|os|child_process|net|http|https|tls|events|stream|crypto|url|zlib|buffer)$/.test(path),
+  );
 /** Uses of a runtime's global namespace (`Deno.Command`, `Bun.spawn`, `process.env` …), not the word in a string. */
 const GLOBAL_USE: Readonly<Record<string, RegExp>> = {
   // Not a property or private field of the same name (`this.#process.pid`).
@@ -64,7 +71,10 @@ it("@codex-rpc/websocket: Deno and Bun get the portable entry — no ws, no node
   for (const condition of ["deno", "bun"] as const) {
     const runtime = await bundle("@codex-rpc/websocket", condition);
     expect(runtime.inputs, condition).toContain("packages/websocket/dist/index.js");
-    expect(runtime.inputs.filter((file) => /dist\/(node|browser)\.js$/.test(file)), condition).toEqual([]);
+    expect(
+      runtime.inputs.filter((file) => /dist\/(node|browser)\.js$/.test(file)),
+      condition,
+    ).toEqual([]);
     expect(fromWs(runtime), condition).toEqual([]);
     expect(nodeBuiltins(runtime), condition).toEqual([]);
   }
@@ -86,7 +96,12 @@ it("@codex-rpc/core runs anywhere: no node built-ins and no runtime globals in a
 });
 
 /** Core's entries (package.json `exports`) and the file each is built to. */
-const CORE_ENTRIES = { "@codex-rpc/core": "index", "@codex-rpc/core/transport": "transport", "@codex-rpc/core/process": "process", "@codex-rpc/core/testing": "testing" };
+const CORE_ENTRIES = {
+  "@codex-rpc/core": "index",
+  "@codex-rpc/core/transport": "transport",
+  "@codex-rpc/core/process": "process",
+  "@codex-rpc/core/testing": "testing",
+};
 
 it("@codex-rpc/core: each entry resolves to its own file for Node and the browser (imports) and to its declarations for types", async () => {
   for (const [specifier, file] of Object.entries(CORE_ENTRIES)) {

@@ -117,7 +117,11 @@ describe("the READMEs' ts code blocks", () => {
 
 describe("the demo (examples/demo.mjs)", () => {
   it("is type-checked by `pnpm typecheck`: `// @ts-check`, under the root tsconfig.json that includes examples", () => {
-    expect(readFileSync(join(root, "examples", "demo.mjs"), "utf8").split("\n").slice(0, 2)).toContainEqual(expect.stringMatching(/^\/\/ @ts-check\b/));
+    expect(
+      readFileSync(join(root, "examples", "demo.mjs"), "utf8")
+        .split("\n")
+        .slice(0, 2),
+    ).toContainEqual(expect.stringMatching(/^\/\/ @ts-check\b/));
     const config = JSON.parse(readFileSync(join(root, "tsconfig.json"), "utf8")) as { include: string[]; compilerOptions: { allowJs?: boolean } };
     expect(config.include).toContain("examples");
     expect(config.compilerOptions.allowJs).toBe(true);

@@ -86,7 +86,13 @@ const { values: args } = parseArgs({
 if (args.child !== undefined) {
   await runChild(args.child);
 } else if (args.help) {
-  console.log(readFileSync(SCRIPT, "utf8").split("\n").slice(1, 8).map((l) => l.replace(/^\/\/ ?/, "")).join("\n"));
+  console.log(
+    readFileSync(SCRIPT, "utf8")
+      .split("\n")
+      .slice(1, 8)
+      .map((l) => l.replace(/^\/\/ ?/, ""))
+      .join("\n"),
+  );
 } else {
   await main();
 }
@@ -225,20 +231,21 @@ async function main() {
   for (const task of taskList) {
     const list = samples[task];
     const stat = (key) => stats(list.map((s) => s[key]));
-    summary[task] = TASKS[task].kind === "gen"
-      ? {
-          runMs: stat("runMs"),
-          importMs: stat("importMs"),
-          processMs: stat("processMs"),
-          maxRssMiB: stats(list.map((s) => mib(s.maxRssKiB))),
-          outputChars: list[0].outputChars,
-          outputFiles: list[0].outputFiles,
-          ...(list[0].definitionsTotal !== undefined && {
-            definitionsEmitted: Math.min(...list.map((s) => s.definitionsEmitted)),
-            definitionsTotal: list[0].definitionsTotal,
-          }),
-        }
-      : { loadMs: stat("loadMs"), processMs: stat("processMs"), maxRssMiB: stats(list.map((s) => mib(s.maxRssKiB))) };
+    summary[task] =
+      TASKS[task].kind === "gen"
+        ? {
+            runMs: stat("runMs"),
+            importMs: stat("importMs"),
+            processMs: stat("processMs"),
+            maxRssMiB: stats(list.map((s) => mib(s.maxRssKiB))),
+            outputChars: list[0].outputChars,
+            outputFiles: list[0].outputFiles,
+            ...(list[0].definitionsTotal !== undefined && {
+              definitionsEmitted: Math.min(...list.map((s) => s.definitionsEmitted)),
+              definitionsTotal: list[0].definitionsTotal,
+            }),
+          }
+        : { loadMs: stat("loadMs"), processMs: stat("processMs"), maxRssMiB: stats(list.map((s) => mib(s.maxRssKiB))) };
   }
   const ours = summary["ours-types"];
   const jstt = summary.jstt;
@@ -249,8 +256,7 @@ async function main() {
     peakRss: ours.maxRssMiB.median / jstt.maxRssMiB.median,
     // What each tool adds to the same empty Node process (measured in this run): the 43 MiB that
     // every child starts with would otherwise pull every memory ratio towards 1.
-    peakRssAboveNode:
-      (ours.maxRssMiB.median - summary.baseline.maxRssMiB.median) / (jstt.maxRssMiB.median - summary.baseline.maxRssMiB.median),
+    peakRssAboveNode: (ours.maxRssMiB.median - summary.baseline.maxRssMiB.median) / (jstt.maxRssMiB.median - summary.baseline.maxRssMiB.median),
   };
   const typesTarget = {
     target: `types+maps <= ${TARGET_TYPES_RATIO}x json-schema-to-typescript (time of the call; peak RSS above an empty node process)`,
@@ -277,12 +283,13 @@ async function main() {
   const rows = [header];
   for (const task of taskList.filter((t) => TASKS[t].kind === "gen")) {
     const s = summary[task];
-    const output = task === "baseline"
-      ? ""
-      : `${kb(s.outputChars)}, ${s.outputFiles} files` +
-        (s.definitionsTotal !== undefined
-          ? `, ${s.definitionsEmitted}/${s.definitionsTotal} definitions${s.definitionsEmitted === s.definitionsTotal ? "" : " (NOT ALL EMITTED)"}`
-          : "");
+    const output =
+      task === "baseline"
+        ? ""
+        : `${kb(s.outputChars)}, ${s.outputFiles} files` +
+          (s.definitionsTotal !== undefined
+            ? `, ${s.definitionsEmitted}/${s.definitionsTotal} definitions${s.definitionsEmitted === s.definitionsTotal ? "" : " (NOT ALL EMITTED)"}`
+            : "");
     rows.push([
       TASKS[task].label,
       task === "baseline" ? "-" : fmtStat(s.runMs),
@@ -297,7 +304,9 @@ async function main() {
   out(`json-schema-to-typescript options: ${JSON.stringify(JSTT_OPTIONS)}, v2 definitions aliased to top level`);
   out(`ratio ours (types + maps) / json-schema-to-typescript:`);
   out(`  time of the call (run)         ${ratios.runTime.toFixed(2)}x  (${ours.runMs.median.toFixed(0)} ms / ${jstt.runMs.median.toFixed(0)} ms)`);
-  out(`  time incl. module import       ${ratios.timeWithImport.toFixed(2)}x  (${(ours.runMs.median + ours.importMs.median).toFixed(0)} ms / ${(jstt.runMs.median + jstt.importMs.median).toFixed(0)} ms)`);
+  out(
+    `  time incl. module import       ${ratios.timeWithImport.toFixed(2)}x  (${(ours.runMs.median + ours.importMs.median).toFixed(0)} ms / ${(jstt.runMs.median + jstt.importMs.median).toFixed(0)} ms)`,
+  );
   out(`  whole child process            ${ratios.processTime.toFixed(2)}x  (${ours.processMs.median.toFixed(0)} ms / ${jstt.processMs.median.toFixed(0)} ms)`);
   out(`  peak RSS                       ${ratios.peakRss.toFixed(2)}x  (${ours.maxRssMiB.median.toFixed(1)} MiB / ${jstt.maxRssMiB.median.toFixed(1)} MiB)`);
   const node = summary.baseline.maxRssMiB.median;
@@ -408,7 +417,10 @@ function kb(n) {
 function table(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) =>
-    r.map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ").trimEnd(),
+    r
+      .map((cell, i) => (i === 0 || i === r.length - 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i])))
+      .join("  ")
+      .trimEnd(),
   );
 }
 

@@ -58,12 +58,16 @@ const { decodeUtf8, isAscii, decodeAscii } = nodeDecoding;
 
 function bigLine(i) {
   const delta = `${"drwxr-xr-x  2 user staff   4096 Nov 22 16:00 some-directory-name\n".repeat(320)}${i}`.slice(0, 20_000);
-  return JSON.stringify({ method: "item/commandExecution/outputDelta", params: { threadId: THREAD, turnId: TURN, itemId: "cmd_1", delta }, emittedAtMs: 1763800000000 + i });
+  return JSON.stringify({
+    method: "item/commandExecution/outputDelta",
+    params: { threadId: THREAD, turnId: TURN, itemId: "cmd_1", delta },
+    emittedAtMs: 1763800000000 + i,
+  });
 }
 
 function workload(name, count, makeLine) {
   const lines = Array.from({ length: count }, (_, i) => makeLine(i));
-  const bytes = Buffer.from(lines.join("\n") + "\n");
+  const bytes = Buffer.from(`${lines.join("\n")}\n`);
   const chunks = [];
   for (let offset = 0; offset < bytes.length; offset += CHUNK) chunks.push(bytes.subarray(offset, offset + CHUNK));
   return { name, count, lines, chunks, bytes: bytes.length, avgBytes: Math.round(bytes.length / count) };
@@ -124,7 +128,17 @@ async function connectedTurn(validate) {
       const results = {
         initialize: { userAgent: "bench", codexHome: "/tmp", platformFamily: "unix", platformOs: "linux" },
         "turn/start": {
-          turn: { id: TURN, status: "inProgress", items: [], error: null, startedAt: null, completedAt: null, durationMs: null, itemsView: "notLoaded", rootTurnId: null },
+          turn: {
+            id: TURN,
+            status: "inProgress",
+            items: [],
+            error: null,
+            startedAt: null,
+            completedAt: null,
+            durationMs: null,
+            itemsView: "notLoaded",
+            rootTurnId: null,
+          },
         },
       };
       sink.data(encodeNdjsonLine({ id: message.id, result: results[message.method] ?? {} }));
@@ -210,10 +224,20 @@ for (const makeWorkload of [
   const target = (text) => (w.name.includes("(information)") ? "" : ` (target ${text})`);
   console.log(`\n${w.name}: ${w.count} messages, ${w.avgBytes} B on average, ${(w.bytes / 1e6).toFixed(1)} MB in ${w.chunks.length} chunks`);
   console.log(`  floor: JSON.parse of pre-split lines   ${floorMs.toFixed(1).padStart(8)} ms  ${rate(floorMs).toLocaleString("en").padStart(11)} msg/s`);
-  console.log(`  framing + parse                        ${framingMs.toFixed(1).padStart(8)} ms  ${rate(framingMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("floor", "framing").toFixed(2)}x the floor${target(">= 0.85x")}`);
-  console.log(`  framing + parse, TextDecoder (Deno, browsers) ${portableMs.toFixed(1).padStart(0)} ms  ${rate(portableMs).toLocaleString("en")} msg/s  ${ratio("floor", "portable").toFixed(2)}x the floor (information)`);
-  console.log(`  bytes → strings only: ${(ratio("decodeOnly", "floor") * 100).toFixed(0)}% of the floor's time; a bare splitter (no checks) ${ratio("floor", "bare").toFixed(2)}x the floor (information: the ceiling here)`);
-  console.log(`  full dispatch (client → subscriber)    ${dispatchMs.toFixed(1).padStart(8)} ms  ${rate(dispatchMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("floor", "dispatch").toFixed(2)}x the floor${target(">= 0.6x")}`);
-  console.log(`  full dispatch, params validated        ${validatedMs.toFixed(1).padStart(8)} ms  ${rate(validatedMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("validated", "dispatch").toFixed(2)}x the cost without${target("<= 1.15x")}`);
+  console.log(
+    `  framing + parse                        ${framingMs.toFixed(1).padStart(8)} ms  ${rate(framingMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("floor", "framing").toFixed(2)}x the floor${target(">= 0.85x")}`,
+  );
+  console.log(
+    `  framing + parse, TextDecoder (Deno, browsers) ${portableMs.toFixed(1).padStart(0)} ms  ${rate(portableMs).toLocaleString("en")} msg/s  ${ratio("floor", "portable").toFixed(2)}x the floor (information)`,
+  );
+  console.log(
+    `  bytes → strings only: ${(ratio("decodeOnly", "floor") * 100).toFixed(0)}% of the floor's time; a bare splitter (no checks) ${ratio("floor", "bare").toFixed(2)}x the floor (information: the ceiling here)`,
+  );
+  console.log(
+    `  full dispatch (client → subscriber)    ${dispatchMs.toFixed(1).padStart(8)} ms  ${rate(dispatchMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("floor", "dispatch").toFixed(2)}x the floor${target(">= 0.6x")}`,
+  );
+  console.log(
+    `  full dispatch, params validated        ${validatedMs.toFixed(1).padStart(8)} ms  ${rate(validatedMs).toLocaleString("en").padStart(11)} msg/s  ${ratio("validated", "dispatch").toFixed(2)}x the cost without${target("<= 1.15x")}`,
+  );
   results[w.name] = { floorMs, framingMs, portableMs, dispatchMs, validatedMs };
 }

@@ -44,7 +44,8 @@ const TEXTS = {
 
 /** One delta notification of exactly `bytes` bytes of UTF-8 (its newline not counted). */
 function lineOfSize(bytes, pattern) {
-  const frame = (delta) => JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t", turnId: "u", itemId: "m", delta }, emittedAtMs: 1763800000000 });
+  const frame = (delta) =>
+    JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t", turnId: "u", itemId: "m", delta }, emittedAtMs: 1763800000000 });
   const room = bytes - Buffer.byteLength(frame(""));
   const patternBytes = Buffer.byteLength(pattern);
   const body = pattern.repeat(Math.floor(room / patternBytes));
@@ -56,7 +57,7 @@ function lineOfSize(bytes, pattern) {
 
 function workload(sizeMib, pattern) {
   const { line, deltaLength } = lineOfSize(sizeMib * MIB, pattern);
-  const bytes = Buffer.from(line + "\n");
+  const bytes = Buffer.from(`${line}\n`);
   const chunks = [];
   for (let offset = 0; offset < bytes.length; offset += CHUNK) chunks.push(bytes.subarray(offset, offset + CHUNK));
   return { sizeMib, line, deltaLength, chunks };
@@ -73,7 +74,13 @@ function floor(w) {
 
 function framing(w, slicers) {
   let delta;
-  const decoder = new NdjsonDecoder({ ...slicers, onMessage: (message) => (delta = message.params.delta), onDiagnostic: (d) => { throw new Error(d.message); } });
+  const decoder = new NdjsonDecoder({
+    ...slicers,
+    onMessage: (message) => (delta = message.params.delta),
+    onDiagnostic: (d) => {
+      throw new Error(d.message);
+    },
+  });
   globalThis.gc();
   const start = performance.now();
   for (const chunk of w.chunks) decoder.push(chunk);

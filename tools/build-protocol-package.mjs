@@ -32,7 +32,8 @@ function fail(message) {
 
 if (!codexVersion) fail("usage: node tools/build-protocol-package.mjs <codex-version> [--revision R] [--out DIR]");
 const schemas = join(root, "schemas", "codex", codexVersion);
-if (!existsSync(join(schemas, "manifest.json"))) fail(`no vendored schemas for codex ${codexVersion} in ${schemas}; vendor them with: node tools/vendor-schema-bundles.mjs ${codexVersion}`);
+if (!existsSync(join(schemas, "manifest.json")))
+  fail(`no vendored schemas for codex ${codexVersion} in ${schemas}; vendor them with: node tools/vendor-schema-bundles.mjs ${codexVersion}`);
 const revision = Number(values.revision);
 if (!Number.isInteger(revision) || revision < 0) fail(`--revision must be a whole number, got ${values.revision}`);
 let version;
@@ -44,7 +45,11 @@ try {
 
 const out = values.out ?? join(root, ".build", "protocol", codexVersion);
 rmSync(out, { recursive: true, force: true });
-execFileSync(process.execPath, [join(root, "packages/codegen/bin/codex-rpc-gen.js"), "generate", "--schemas", schemas, "--out", join(out, "generated"), "--package", "@codex-rpc/protocol"], { stdio: ["ignore", "ignore", "inherit"] });
+execFileSync(
+  process.execPath,
+  [join(root, "packages/codegen/bin/codex-rpc-gen.js"), "generate", "--schemas", schemas, "--out", join(out, "generated"), "--package", "@codex-rpc/protocol"],
+  { stdio: ["ignore", "ignore", "inherit"] },
+);
 
 // The generated manifest's exports point into the output folder; the workspace package's manifest
 // is the template for everything else (entries, files, license), with this version's numbers.

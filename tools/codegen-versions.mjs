@@ -76,7 +76,12 @@ const { values } = parseArgs({
   options: { versions: { type: "string" }, json: { type: "string" }, keep: { type: "boolean" } },
   strict: true,
 });
-const versions = values.versions ? values.versions.split(",").map((v) => v.trim()).filter(Boolean) : VERSIONS;
+const versions = values.versions
+  ? values.versions
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean)
+  : VERSIONS;
 
 ensureCodegenBuilt();
 const codegen = await import(pathToFileURL(CODEGEN_ENTRY).href);
@@ -137,15 +142,15 @@ async function main() {
     log(`  ${Math.round((performance.now() - started) / 1000)} s`);
   }
 
-  console.log("\n" + table(rows).join("\n"));
-  if (values.json) writeFileSync(values.json, JSON.stringify(rows, null, 2) + "\n");
+  console.log(`\n${table(rows).join("\n")}`);
+  if (values.json) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`);
   process.exitCode = rows.some((row) => row.failures.length > 0) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
 
 function log(line) {
-  process.stderr.write(line + "\n");
+  process.stderr.write(`${line}\n`);
 }
 
 /** `.codex-versions/<version>/`, installed from npm unless it already holds that version. */
@@ -156,7 +161,7 @@ function install(version) {
   if (installed !== version) {
     log(`  npm install --prefix ${relative(ROOT, dir)} @openai/codex@${version}`);
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "codex-version-cache", private: true }) + "\n");
+    writeFileSync(join(dir, "package.json"), `${JSON.stringify({ name: "codex-version-cache", private: true })}\n`);
     execFileSync("npm", ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", `@openai/codex@${version}`], {
       stdio: ["ignore", "inherit", "inherit"],
     });
@@ -296,7 +301,8 @@ async function checkRealServer(binary, version, outDir, work, guessed) {
     for (const { method, params } of server.notifications) {
       const validate = incoming.serverNotificationParams[method];
       if (!validate) summary.failures.push(`real server: unknown notification ${method}`);
-      else if (!validate(params)) summary.failures.push(`real server: ${method} notification fails its validator: ${JSON.stringify(validate.errors).slice(0, 300)}`);
+      else if (!validate(params))
+        summary.failures.push(`real server: ${method} notification fails its validator: ${JSON.stringify(validate.errors).slice(0, 300)}`);
       else summary.notifications++;
     }
     if (server.badLines.length > 0) summary.failures.push(`real server: ${server.badLines.length} stdout line(s) that are not protocol messages`);
@@ -360,12 +366,12 @@ class AppServer {
         reject(new Error(`${method}: no reply within ${timeoutMs} ms`));
       }, timeoutMs);
       this.#pending.set(id, { resolve, reject, timer });
-      this.child.stdin.write(JSON.stringify(params === undefined ? { id, method } : { id, method, params }) + "\n");
+      this.child.stdin.write(`${JSON.stringify(params === undefined ? { id, method } : { id, method, params })}\n`);
     });
   }
 
   notify(method) {
-    this.child.stdin.write(JSON.stringify({ method }) + "\n");
+    this.child.stdin.write(`${JSON.stringify({ method })}\n`);
   }
 
   async close() {
@@ -399,7 +405,7 @@ class AppServer {
       }
       if (typeof message.method === "string") {
         // A server request gets -32601 (nothing here handles one); both kinds are kept for checking.
-        if ("id" in message) this.child.stdin.write(JSON.stringify({ id: message.id, error: { code: -32601, message: "not handled" } }) + "\n");
+        if ("id" in message) this.child.stdin.write(`${JSON.stringify({ id: message.id, error: { code: -32601, message: "not handled" } })}\n`);
         else this.notifications.push({ method: message.method, params: message.params });
         continue;
       }
@@ -445,7 +451,9 @@ function table(rows) {
       : "not run";
     const mark = row.failures.length > 0 ? ` **(${row.failures.length} failures)**` : "";
     const bare = row.withoutTable
-      ? ["stable", "experimental"].map((f) => `${row.withoutTable[f].inferred} / ${row.withoutTable[f].unknown} / ${row.withoutTable[f].wrong.length}`).join(" · ")
+      ? ["stable", "experimental"]
+          .map((f) => `${row.withoutTable[f].inferred} / ${row.withoutTable[f].unknown} / ${row.withoutTable[f].wrong.length}`)
+          .join(" · ")
       : "–";
     lines.push(`| ${row.version} | ${counts.join(" | ")} | ${bare} | ${row.compile.NodeNext ?? "–"} | ${row.compile.Bundler ?? "–"} | ${server}${mark} |`);
   }

@@ -104,7 +104,8 @@ function problemWithCodex(version) {
   const result = spawnSync(binary, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 30_000 });
   if (result.error) return `${relative(repositoryRoot, binary)} does not run: ${result.error.message}`;
   const reported = result.status === 0 ? /^codex-cli (\S+)/m.exec(result.stdout)?.[1] : undefined;
-  if (reported !== version) return `${relative(repositoryRoot, binary)} --version says ${JSON.stringify(`${result.stdout}${result.stderr}`.trim().split("\n")[0])}, expected codex-cli ${version}`;
+  if (reported !== version)
+    return `${relative(repositoryRoot, binary)} --version says ${JSON.stringify(`${result.stdout}${result.stderr}`.trim().split("\n")[0])}, expected codex-cli ${version}`;
   return undefined;
 }
 
@@ -117,7 +118,22 @@ function installCodexReleases() {
     const dir = codexReleaseDir(version);
     rmSync(dir, { recursive: true, force: true });
     // No install scripts to run: the binary comes in the optional dependency npm picks for this platform.
-    run("npm", ["install", "--prefix", dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", `@openai/codex@${version}`], repositoryRoot);
+    run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        dir,
+        "--no-save",
+        "--no-package-lock",
+        "--no-audit",
+        "--no-fund",
+        "--ignore-scripts",
+        "--loglevel=error",
+        `@openai/codex@${version}`,
+      ],
+      repositoryRoot,
+    );
     const still = problemWithCodex(version);
     if (still) throw new Error(`@openai/codex@${version} still not usable after installing: ${still}`);
     console.log(`install-runtimes: installed @openai/codex@${version} into ${relative(repositoryRoot, dir)}/`);
@@ -162,7 +178,8 @@ function runInstallScripts(runtime) {
     if (!script) continue;
     console.log(`install-runtimes: ${runtime.packageName}@${runtime.version} ${stage}: ${script}`);
     const result = spawnSync(script, { cwd: packageDir, stdio: ["ignore", "inherit", "inherit"], shell: true });
-    if (result.status !== 0) throw new Error(`${runtime.packageName}@${runtime.version} ${stage} (${script}) failed with ${result.signal ?? `exit code ${result.status}`}`);
+    if (result.status !== 0)
+      throw new Error(`${runtime.packageName}@${runtime.version} ${stage} (${script}) failed with ${result.signal ?? `exit code ${result.status}`}`);
   }
 }
 
@@ -184,7 +201,9 @@ function main() {
   const stale = RUNTIMES.map((runtime) => ({ runtime, problem: problemWith(runtime) })).filter(({ problem }) => problem);
   if (stale.length === 0) {
     writeManifest();
-    console.log(`install-runtimes: up to date (${[...RUNTIMES.map((r) => `${r.packageName}@${r.version}`), ...CODEX_RELEASES.map((v) => `@openai/codex@${v}`)].join(", ")})`);
+    console.log(
+      `install-runtimes: up to date (${[...RUNTIMES.map((r) => `${r.packageName}@${r.version}`), ...CODEX_RELEASES.map((v) => `@openai/codex@${v}`)].join(", ")})`,
+    );
     return;
   }
   for (const { runtime, problem } of stale) console.log(`install-runtimes: ${runtime.packageName}@${runtime.version}: ${problem}`);
@@ -215,10 +234,14 @@ function main() {
 
   const broken = RUNTIMES.map((runtime) => ({ runtime, problem: problemWith(runtime) })).filter(({ problem }) => problem);
   if (broken.length > 0) {
-    throw new Error(`runtimes still not usable after installing:\n${broken.map(({ runtime, problem }) => `  ${runtime.packageName}@${runtime.version}: ${problem}`).join("\n")}`);
+    throw new Error(
+      `runtimes still not usable after installing:\n${broken.map(({ runtime, problem }) => `  ${runtime.packageName}@${runtime.version}: ${problem}`).join("\n")}`,
+    );
   }
   writeManifest();
-  console.log(`install-runtimes: installed ${RUNTIMES.map((runtime) => `${runtime.packageName}@${runtime.version}`).join(", ")} into ${relative(repositoryRoot, runtimesDir)}/`);
+  console.log(
+    `install-runtimes: installed ${RUNTIMES.map((runtime) => `${runtime.packageName}@${runtime.version}`).join(", ")} into ${relative(repositoryRoot, runtimesDir)}/`,
+  );
 }
 
 try {

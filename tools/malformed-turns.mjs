@@ -63,7 +63,10 @@ async function openSession(name, validate) {
     options.handlers = Object.fromEntries(
       catalogue.entries
         .filter((entry) => entry.kind === "request")
-        .map((entry) => [entry.method, (_params, context) => (outcomes.has(String(context.id)) ? outcomes.get(String(context.id)).run() : structuredClone(entry.result.params))]),
+        .map((entry) => [
+          entry.method,
+          (_params, context) => (outcomes.has(String(context.id)) ? outcomes.get(String(context.id)).run() : structuredClone(entry.result.params)),
+        ]),
     );
   } else {
     options.approvals = "decline";
@@ -120,13 +123,17 @@ for (const session of sessions) {
   await session.client.close();
 }
 
-console.log(`malformed turns: ${TURNS.toLocaleString("en")} turns, ${cases.toLocaleString("en")} malformed-shape cases from ${specs.length.toLocaleString("en")} in rotation (${catalogue.entries.length} methods), ${((performance.now() - startedAt) / 1000).toFixed(1)} s`);
+console.log(
+  `malformed turns: ${TURNS.toLocaleString("en")} turns, ${cases.toLocaleString("en")} malformed-shape cases from ${specs.length.toLocaleString("en")} in rotation (${catalogue.entries.length} methods), ${((performance.now() - startedAt) / 1000).toFixed(1)} s`,
+);
 for (const session of sessions) {
   // A turn/completed whose status is a string the schema does not list still ends the turn (forward compatible): shown cut short.
   const statuses = [...session.statuses].map(([status, count]) => `${JSON.stringify(status).slice(0, 32)} ${count.toLocaleString("en")}`).join(", ");
   console.log(`\n${session.name}:`);
   console.log(`  turns completed: ${session.turns.toLocaleString("en")} (${statuses})`);
-  console.log(`  server requests: ${session.requestsSent.toLocaleString("en")} sent (a method and a string or number id), ${session.replies.toLocaleString("en")} replies (${session.errorReplies.toLocaleString("en")} errors)`);
+  console.log(
+    `  server requests: ${session.requestsSent.toLocaleString("en")} sent (a method and a string or number id), ${session.replies.toLocaleString("en")} replies (${session.errorReplies.toLocaleString("en")} errors)`,
+  );
   console.log(`  diagnostics by kind:`);
   for (const [kind, count] of [...session.diagnostics].sort((a, b) => b[1] - a[1])) console.log(`    ${kind.padEnd(24)} ${count.toLocaleString("en")}`);
 }

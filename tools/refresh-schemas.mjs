@@ -61,7 +61,7 @@ try {
     refreshedWith: `node tools/refresh-schemas.mjs ${version}`,
     files,
   };
-  writeFileSync(join(staging, "manifest.json"), JSON.stringify(manifest, null, 2) + "\n");
+  writeFileSync(join(staging, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 
   rmSync(target, { recursive: true, force: true });
   mkdirSync(join(root, "schemas", "codex"), { recursive: true });

@@ -111,13 +111,15 @@ function turnChunks(turnId, firstSeq, count) {
   for (let seq = firstSeq; seq < firstSeq + count; seq++) {
     const piece = delta(seq);
     pieces.push(piece);
-    lines.push(JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId, itemId, delta: piece }, emittedAtMs: 1763800000000 + seq }));
+    lines.push(
+      JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId, itemId, delta: piece }, emittedAtMs: 1763800000000 + seq }),
+    );
   }
   // As from the real server, item/completed carries the whole text (one long line).
   const text = pieces.join("");
   lines.push(JSON.stringify({ method: "item/completed", params: { threadId: THREAD, turnId, item: { ...item, text }, completedAtMs: 0 } }));
   lines.push(JSON.stringify({ method: "turn/completed", params: { threadId: THREAD, turn: protocolTurn(turnId, "completed") } }));
-  const bytes = Buffer.from(lines.join("\n") + "\n");
+  const bytes = Buffer.from(`${lines.join("\n")}\n`);
   const chunks = [];
   for (let offset = 0; offset < bytes.length; offset += CHUNK) chunks.push(bytes.subarray(offset, offset + CHUNK));
   return { chunks, text };
@@ -186,13 +188,19 @@ const growthMb = (after - before) / MB;
 const lost = sent - delivered;
 const withinBound = growthMb <= BOUND_MB;
 const mb = (bytes) => `${(bytes / MB).toFixed(1)} MB`;
-console.log(`soak: node ${process.version}, ${sent.toLocaleString("en")} item/agentMessage/delta notifications in ${turns} turns of up to ${PER_TURN.toLocaleString("en")}, 64 KiB chunks`);
+console.log(
+  `soak: node ${process.version}, ${sent.toLocaleString("en")} item/agentMessage/delta notifications in ${turns} turns of up to ${PER_TURN.toLocaleString("en")}, 64 KiB chunks`,
+);
 console.log(`  heap before   ${mb(before).padStart(9)}  (after a warm-up turn and full GC)`);
 console.log(`  heap after    ${mb(after).padStart(9)}  (after the last turn and full GC, client still open)`);
 console.log(`  growth        ${`${growthMb.toFixed(2)} MB`.padStart(9)}  bound ${BOUND_MB} MB: ${withinBound ? "within" : "OVER"}`);
 console.log(`  peak heap between turns (no GC, information): ${mb(peak)}`);
-console.log(`  delivered     ${delivered.toLocaleString("en")} of ${sent.toLocaleString("en")} sent, ${lost.toLocaleString("en")} lost; turns with damaged text: ${damagedTurns}`);
-console.log(`  left over     ${leftOver.pendingRequests} pending requests, ${leftOver.threadListeners} thread listeners, ${leftOver.notificationSubscribers} notification subscribers`);
+console.log(
+  `  delivered     ${delivered.toLocaleString("en")} of ${sent.toLocaleString("en")} sent, ${lost.toLocaleString("en")} lost; turns with damaged text: ${damagedTurns}`,
+);
+console.log(
+  `  left over     ${leftOver.pendingRequests} pending requests, ${leftOver.threadListeners} thread listeners, ${leftOver.notificationSubscribers} notification subscribers`,
+);
 console.log(`  time          ${(elapsedMs / 1000).toFixed(2)} s, ${Math.round(sent / (elapsedMs / 1000)).toLocaleString("en")} msg/s (information)`);
 if (args.json) {
   console.log(JSON.stringify({ sent, delivered, lost, turns, damagedTurns, heapBefore: before, heapAfter: after, growthMb, boundMb: BOUND_MB, leftOver }));

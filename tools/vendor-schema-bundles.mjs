@@ -35,7 +35,7 @@ const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
 manifest.vendoredWith = `node tools/vendor-schema-bundles.mjs ${version}`;
 manifest.exportedFiles = Object.keys(manifest.files).length;
 manifest.files = Object.fromEntries(Object.entries(manifest.files).filter(([file]) => KEEP.includes(file)));
-writeFileSync(manifestFile, JSON.stringify(manifest, null, 2) + "\n");
+writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`kept ${KEEP.join(", ")} in ${relative(root, target)}`);
 
 function listFiles(dir) {

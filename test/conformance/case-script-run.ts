@@ -91,6 +91,9 @@ function parseResultLine(line: string): CaseResult | undefined {
 
 /** The line that says what went wrong (Node, Deno and Bun all print one naming the error), else the last line. */
 function firstErrorLine(stderr: string): string | undefined {
-  const lines = stripAnsi(stderr).split("\n").map((line) => line.trim()).filter(Boolean);
+  const lines = stripAnsi(stderr)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
   return lines.find((line) => /\berror\b/i.test(line)) ?? lines.at(-1);
 }

@@ -41,8 +41,8 @@ export async function runConformanceCases(path) {
 
 /** Each case returns a short detail for the table, or throws what went wrong. */
 const CASES = {
-  /** @param {ConformancePath} path @param {ServerSet} servers */
-  async handshake(path, servers) {
+  /** @param {ConformancePath} _path @param {ServerSet} servers */
+  async handshake(_path, servers) {
     const { client } = await servers.connect("handshake");
     const userAgent = client.initializeResponse?.userAgent;
     check(typeof userAgent === "string" && userAgent.length > 0, `initializeResponse.userAgent is ${JSON.stringify(userAgent)}`);
@@ -65,7 +65,11 @@ const CASES = {
       () => undefined,
       (error) => error,
     );
-    if (mismatch) check(strict?.code === "PROTOCOL_VERSION_MISMATCH", `strictVersion connect: ${strict ? describeError(strict) : "connected"}, expected PROTOCOL_VERSION_MISMATCH`);
+    if (mismatch)
+      check(
+        strict?.code === "PROTOCOL_VERSION_MISMATCH",
+        `strictVersion connect: ${strict ? describeError(strict) : "connected"}, expected PROTOCOL_VERSION_MISMATCH`,
+      );
     else check(strict === undefined, `strictVersion connect failed: ${describeError(strict)}`);
 
     const { method, params, since } = NEWER_METHOD;
@@ -82,7 +86,10 @@ const CASES = {
       called = `${method} ok`;
     } else {
       const { error } = outcome;
-      check(error?.code === "METHOD_NOT_SUPPORTED", `${method} on codex ${expected.server}: ${error ? describeError(error) : "resolved"}, expected METHOD_NOT_SUPPORTED`);
+      check(
+        error?.code === "METHOD_NOT_SUPPORTED",
+        `${method} on codex ${expected.server}: ${error ? describeError(error) : "resolved"}, expected METHOD_NOT_SUPPORTED`,
+      );
       for (const version of new Set([expected.server, expected.protocol])) {
         check(error.message.includes(`codex ${version}`), `the METHOD_NOT_SUPPORTED message does not name codex ${version}: ${error.message}`);
       }
@@ -204,7 +211,10 @@ class ServerSet {
     for (const { diagnostics } of this.servers) {
       if (!diagnostics) continue; // never connected
       const count = (kind) => diagnostics.filter((diagnostic) => diagnostic.kind === kind).length;
-      check(count("version-mismatch") === expectedMismatches, `${count("version-mismatch")} version-mismatch diagnostic(s), expected ${expectedMismatches} (server ${server}, protocol ${protocol})`);
+      check(
+        count("version-mismatch") === expectedMismatches,
+        `${count("version-mismatch")} version-mismatch diagnostic(s), expected ${expectedMismatches} (server ${server}, protocol ${protocol})`,
+      );
       const invalid = diagnostics.filter((diagnostic) => diagnostic.kind === "validation-failed");
       check(invalid.length === 0, `${invalid.length} message(s) failed validation by the ${protocol} protocol: ${invalid[0]?.message.slice(0, 300)}`);
     }

@@ -119,9 +119,13 @@ function resolveSymlink(path: string): string | undefined {
 function delay(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolveDelay) => {
     const timer = setTimeout(resolveDelay, ms);
-    signal?.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolveDelay();
-    }, { once: true });
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolveDelay();
+      },
+      { once: true },
+    );
   });
 }

@@ -38,7 +38,7 @@ export class PathFixture {
           await provider.close();
           throw error;
         });
-        scopes.set(id, { provider, home, env: { PATH: process.env["PATH"] ?? "", ...home.env } });
+        scopes.set(id, { provider, home, env: { PATH: process.env.PATH ?? "", ...home.env } });
       }
       return fixture;
     } catch (error) {

@@ -48,7 +48,7 @@ function expectedNames(parent: Readonly<Record<string, string | undefined>>): st
 
 it("Node (@codex-rpc/stdio): exactly what was passed plus what codex needs", async () => {
   const saved = { ...process.env };
-  Object.assign(process.env, { [CANARY]: parentEnv[CANARY], OPENAI_API_KEY: parentEnv["OPENAI_API_KEY"] });
+  Object.assign(process.env, { [CANARY]: parentEnv[CANARY], OPENAI_API_KEY: parentEnv.OPENAI_API_KEY });
   try {
     const names = await environmentSeenBy({ spawnCodexAppServer }, standIn);
     expect(names).toEqual(expectedNames(process.env));

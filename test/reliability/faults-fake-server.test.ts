@@ -18,7 +18,16 @@ import {
 } from "@codex-rpc/core";
 import { clientInternals, turnSubscriberCount } from "@codex-rpc/core/testing";
 import { FakeAppServer, type FakeAppServerOptions, type FakeReply } from "@codex-rpc/testing";
-import { FaultClock, Figures, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
+import {
+  FaultClock,
+  Figures,
+  neverAnsweredApproval,
+  rejection,
+  unhandledRejections,
+  unsettledAfter,
+  watchStreams,
+  type Outcome,
+} from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 /** The fake dies in the same process: the typed error follows within microtasks. Printed, and held to a loose bound. */
@@ -157,7 +166,15 @@ it("a crash while an approval is pending: the handler's signal fires with the cl
   const streams = clientStreams(client, turn);
   const completed = clock.track(turn.completed);
   const turnId = await turn.started;
-  void server.request("item/commandExecution/requestApproval", { threadId: thread.id, turnId, itemId: "i", startedAtMs: 0, command: "touch f", cwd: "/", reason: null });
+  void server.request("item/commandExecution/requestApproval", {
+    threadId: thread.id,
+    turnId,
+    itemId: "i",
+    startedAtMs: 0,
+    command: "touch f",
+    cwd: "/",
+    reason: null,
+  });
   await approval.arrived;
   expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
   clock.inject(() => server.crash());
@@ -184,7 +201,12 @@ it("an exit 1 at start: connect rejects with the exit code and the stderr tail",
   expect(await unsettledAfter({ connect }, BOUND_MS)).toEqual([]);
   const error = rejection(await connect);
   expect(error).toBeInstanceOf(ConnectionClosedError);
-  expect((error as ConnectionClosedError).close).toMatchObject({ reason: "exit", exitCode: 1, signal: null, stderrTail: ["Error: CODEX_HOME points to a path that does not exist"] });
+  expect((error as ConnectionClosedError).close).toMatchObject({
+    reason: "exit",
+    exitCode: 1,
+    signal: null,
+    stderrTail: ["Error: CODEX_HOME points to a path that does not exist"],
+  });
   expect((error as Error).message).toContain("CODEX_HOME points to a path that does not exist");
   expectPromptly("exit 1 at start", { connect: await connect });
   cases++;

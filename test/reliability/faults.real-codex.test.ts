@@ -24,7 +24,17 @@ import { MockResponsesProvider, createCodexHome, reply, type ScriptedReply } fro
 import { pinnedCodexBinary } from "../support/pinned-codex.js";
 import { isProcessRunning } from "../support/runtimes.js";
 import { stopProcess } from "../support/stop-process.js";
-import { FaultClock, Figures, descendantsOf, neverAnsweredApproval, rejection, unhandledRejections, unsettledAfter, watchStreams, type Outcome } from "./support/fault-checks.js";
+import {
+  FaultClock,
+  Figures,
+  descendantsOf,
+  neverAnsweredApproval,
+  rejection,
+  unhandledRejections,
+  unsettledAfter,
+  watchStreams,
+  type Outcome,
+} from "./support/fault-checks.js";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
 /** What the issue asks for between the cause and the typed error; printed, not asserted. */
@@ -52,7 +62,9 @@ afterEach(async () => {
 });
 afterAll(() => {
   unhandled.uninstall();
-  console.log(`faults on the real server, from the cause to the typed error (target ${TARGET_MS} ms, bound ${BOUND_MS} ms):\n  ${figures.lines().join("\n  ")}`);
+  console.log(
+    `faults on the real server, from the cause to the typed error (target ${TARGET_MS} ms, bound ${BOUND_MS} ms):\n  ${figures.lines().join("\n  ")}`,
+  );
   recordReliability({ area: "faults: real server (Node stdio)", cases, faults });
 });
 
@@ -79,7 +91,12 @@ async function startServer(script: readonly ScriptedReply[], options: SpawnCodex
   cleanups.push(() => home.cleanup());
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-faults-"));
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
-  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace, ...options });
+  const transport = await spawnCodexAppServer({
+    codexPath: pinnedCodexBinary(),
+    env: { PATH: process.env.PATH ?? "", ...home.env },
+    cwd: workspace,
+    ...options,
+  });
   const pid = transport.pid as number;
   // Should a case fail half-way, the server must not outlive it.
   cleanups.push(async () => {
@@ -137,181 +154,223 @@ async function expectNoProcessLeft(pid: number, descendants: readonly number[]):
   expect(descendants.filter(isProcessRunning), "the server's child processes").toEqual([]);
 }
 
-it("SIGKILL right after the spawn: connect rejects with CONNECTION_CLOSED and the signal", () => rounds(async () => {
-  const { transport, pid } = await startServer([]);
-  const streams = watchStreams({ "transport.messages$": transport.messages$, "transport.diagnostics$": transport.diagnostics$ });
-  const clock = new FaultClock();
-  clock.inject(() => process.kill(pid, "SIGKILL"));
-  faults++;
-  // `initialize` meets a dead server: its write fails, or it waits in the pipe until the exit is seen.
-  const connect = clock.track(CodexClient.connect(transport, clientOptions));
-  const closed = clock.track(transport.closed);
+it(
+  "SIGKILL right after the spawn: connect rejects with CONNECTION_CLOSED and the signal",
+  () =>
+    rounds(async () => {
+      const { transport, pid } = await startServer([]);
+      const streams = watchStreams({ "transport.messages$": transport.messages$, "transport.diagnostics$": transport.diagnostics$ });
+      const clock = new FaultClock();
+      clock.inject(() => process.kill(pid, "SIGKILL"));
+      faults++;
+      // `initialize` meets a dead server: its write fails, or it waits in the pipe until the exit is seen.
+      const connect = clock.track(CodexClient.connect(transport, clientOptions));
+      const closed = clock.track(transport.closed);
 
-  expect(await unsettledAfter({ connect, closed }, BOUND_MS)).toEqual([]);
-  expect(expectKilled(await connect, "connect")).toMatchObject({ method: "initialize" });
-  expect(await closed).toMatchObject({ settled: "resolved", value: { reason: "exit", signal: "SIGKILL" } });
-  expectPromptly("SIGKILL right after the spawn", { connect: await connect });
-  expect(streams.unended()).toEqual([]);
-  await expectNoProcessLeft(pid, []);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ connect, closed }, BOUND_MS)).toEqual([]);
+      expect(expectKilled(await connect, "connect")).toMatchObject({ method: "initialize" });
+      expect(await closed).toMatchObject({ settled: "resolved", value: { reason: "exit", signal: "SIGKILL" } });
+      expectPromptly("SIGKILL right after the spawn", { connect: await connect });
+      expect(streams.unended()).toEqual([]);
+      await expectNoProcessLeft(pid, []);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("SIGKILL with `initialize` in flight (the server frozen by SIGSTOP at spawn): connect rejects with the close", () => rounds(async () => {
-  const { transport, pid } = await startServer([]);
-  await stopProcess(pid);
-  const written = writtenMethods(transport);
-  const clock = new FaultClock();
-  const connect = clock.track(CodexClient.connect(written.transport, clientOptions));
-  await written.once("initialize");
-  clock.inject(() => process.kill(pid, "SIGKILL"));
-  faults++;
+it(
+  "SIGKILL with `initialize` in flight (the server frozen by SIGSTOP at spawn): connect rejects with the close",
+  () =>
+    rounds(async () => {
+      const { transport, pid } = await startServer([]);
+      await stopProcess(pid);
+      const written = writtenMethods(transport);
+      const clock = new FaultClock();
+      const connect = clock.track(CodexClient.connect(written.transport, clientOptions));
+      await written.once("initialize");
+      clock.inject(() => process.kill(pid, "SIGKILL"));
+      faults++;
 
-  expect(await unsettledAfter({ connect, closed: transport.closed }, BOUND_MS)).toEqual([]);
-  expect(expectKilled(await connect, "connect")).toMatchObject({ method: "initialize" });
-  expectPromptly("SIGKILL during initialize", { connect: await connect });
-  await expectNoProcessLeft(pid, []);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ connect, closed: transport.closed }, BOUND_MS)).toEqual([]);
+      expect(expectKilled(await connect, "connect")).toMatchObject({ method: "initialize" });
+      expectPromptly("SIGKILL during initialize", { connect: await connect });
+      await expectNoProcessLeft(pid, []);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("SIGKILL with `thread/start` in flight (the server frozen by SIGSTOP first): the request rejects with the close", () => rounds(async () => {
-  const server = await startServer([]);
-  const written = writtenMethods(server.transport);
-  const client = await CodexClient.connect(written.transport, clientOptions);
-  const streams = clientStreams(client);
-  const descendants = descendantsOf(server.pid);
-  // Frozen, the server cannot answer: the request is surely in flight when the kill comes.
-  await stopProcess(server.pid);
-  const clock = new FaultClock();
-  const startThread = clock.track(client.startThread({ cwd: server.workspace, approvalPolicy: "never" }));
-  await written.once("thread/start");
-  clock.inject(() => process.kill(server.pid, "SIGKILL"));
-  faults++;
-  const closed = clock.track(client.closed);
+it(
+  "SIGKILL with `thread/start` in flight (the server frozen by SIGSTOP first): the request rejects with the close",
+  () =>
+    rounds(async () => {
+      const server = await startServer([]);
+      const written = writtenMethods(server.transport);
+      const client = await CodexClient.connect(written.transport, clientOptions);
+      const streams = clientStreams(client);
+      const descendants = descendantsOf(server.pid);
+      // Frozen, the server cannot answer: the request is surely in flight when the kill comes.
+      await stopProcess(server.pid);
+      const clock = new FaultClock();
+      const startThread = clock.track(client.startThread({ cwd: server.workspace, approvalPolicy: "never" }));
+      await written.once("thread/start");
+      clock.inject(() => process.kill(server.pid, "SIGKILL"));
+      faults++;
+      const closed = clock.track(client.closed);
 
-  expect(await unsettledAfter({ startThread, closed }, BOUND_MS)).toEqual([]);
-  const error = expectKilled(await startThread, "thread/start");
-  expect(error).toMatchObject({ method: "thread/start", requestId: expect.any(Number) });
-  expectPromptly("SIGKILL during thread/start", { "thread/start": await startThread });
-  expect(client.state).toBe("closed");
-  expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
-  expect(streams.unended()).toEqual([]);
-  await expectNoProcessLeft(server.pid, descendants);
-  await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ startThread, closed }, BOUND_MS)).toEqual([]);
+      const error = expectKilled(await startThread, "thread/start");
+      expect(error).toMatchObject({ method: "thread/start", requestId: expect.any(Number) });
+      expectPromptly("SIGKILL during thread/start", { "thread/start": await startThread });
+      expect(client.state).toBe("closed");
+      expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
+      expect(streams.unended()).toEqual([]);
+      await expectNoProcessLeft(server.pid, descendants);
+      await expect(client.request("thread/list", {})).rejects.toBeInstanceOf(ConnectionClosedError);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("SIGKILL mid-stream (after the first delta): the turn, its iterator and every stream end with the close", () => rounds(async () => {
-  // The model says a few words, calls a tool codex does not have, and then never answers again:
-  // the turn has streamed text and cannot end by itself.
-  const server = await startServer([reply.combined(reply.text(["First ", "words ", "of a ", "long answer."]), reply.functionCall("no_such_tool", {})), reply.hang()]);
-  const client = await CodexClient.connect(server.transport, clientOptions);
-  const thread = await client.startThread({ cwd: server.workspace, approvalPolicy: "never" });
-  const turn = thread.run("Say something, then wait.");
-  const streams = clientStreams(client, turn);
-  const clock = new FaultClock();
-  const completed = clock.track(turn.completed);
-  const iterated = clock.track(iterate(turn));
-  const firstDelta = new Promise<string>((resolve) => turn.text$.subscribe(resolve));
-  expect(await firstDelta).toBe("First ");
-  const descendants = descendantsOf(server.pid);
-  clock.inject(() => process.kill(server.pid, "SIGKILL"));
-  faults++;
-  const closed = clock.track(client.closed);
+it(
+  "SIGKILL mid-stream (after the first delta): the turn, its iterator and every stream end with the close",
+  () =>
+    rounds(async () => {
+      // The model says a few words, calls a tool codex does not have, and then never answers again:
+      // the turn has streamed text and cannot end by itself.
+      const server = await startServer([
+        reply.combined(reply.text(["First ", "words ", "of a ", "long answer."]), reply.functionCall("no_such_tool", {})),
+        reply.hang(),
+      ]);
+      const client = await CodexClient.connect(server.transport, clientOptions);
+      const thread = await client.startThread({ cwd: server.workspace, approvalPolicy: "never" });
+      const turn = thread.run("Say something, then wait.");
+      const streams = clientStreams(client, turn);
+      const clock = new FaultClock();
+      const completed = clock.track(turn.completed);
+      const iterated = clock.track(iterate(turn));
+      const firstDelta = new Promise<string>((resolve) => turn.text$.subscribe(resolve));
+      expect(await firstDelta).toBe("First ");
+      const descendants = descendantsOf(server.pid);
+      clock.inject(() => process.kill(server.pid, "SIGKILL"));
+      faults++;
+      const closed = clock.track(client.closed);
 
-  expect(await unsettledAfter({ completed, iterated, closed }, BOUND_MS)).toEqual([]);
-  expectKilled(await completed, "turn.completed");
-  expectKilled(await iterated, "for await over the turn");
-  expectPromptly("SIGKILL mid-stream", { "turn.completed": await completed, "for await": await iterated });
-  expect(turnSubscriberCount(turn)).toBe(0);
-  expect(clientInternals(client).threadListenerCount).toBe(0);
-  expect(streams.unended()).toEqual([]);
-  await expectNoProcessLeft(server.pid, descendants);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ completed, iterated, closed }, BOUND_MS)).toEqual([]);
+      expectKilled(await completed, "turn.completed");
+      expectKilled(await iterated, "for await over the turn");
+      expectPromptly("SIGKILL mid-stream", { "turn.completed": await completed, "for await": await iterated });
+      expect(turnSubscriberCount(turn)).toBe(0);
+      expect(clientInternals(client).threadListenerCount).toBe(0);
+      expect(streams.unended()).toEqual([]);
+      await expectNoProcessLeft(server.pid, descendants);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("SIGKILL while an approval is pending: the handler's signal fires with the close, and the turn rejects", () => rounds(async () => {
-  const call = reply.execCommand({ cmd: "touch never.txt", sandbox_permissions: "require_escalated", justification: "Wait for me?" });
-  const server = await startServer([call, reply.text("unreachable")]);
-  const clock = new FaultClock();
-  const approval = neverAnsweredApproval(clock);
-  const client = await CodexClient.connect(server.transport, { ...clientOptions, handlers: { "item/commandExecution/requestApproval": approval.handler } });
-  const thread = await client.startThread({ cwd: server.workspace, approvalPolicy: "untrusted" });
-  const turn = thread.run("Touch the file.");
-  const streams = clientStreams(client, turn);
-  const completed = clock.track(turn.completed);
-  await approval.arrived;
-  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
-  const descendants = descendantsOf(server.pid);
-  clock.inject(() => process.kill(server.pid, "SIGKILL"));
-  faults++;
+it(
+  "SIGKILL while an approval is pending: the handler's signal fires with the close, and the turn rejects",
+  () =>
+    rounds(async () => {
+      const call = reply.execCommand({ cmd: "touch never.txt", sandbox_permissions: "require_escalated", justification: "Wait for me?" });
+      const server = await startServer([call, reply.text("unreachable")]);
+      const clock = new FaultClock();
+      const approval = neverAnsweredApproval(clock);
+      const client = await CodexClient.connect(server.transport, { ...clientOptions, handlers: { "item/commandExecution/requestApproval": approval.handler } });
+      const thread = await client.startThread({ cwd: server.workspace, approvalPolicy: "untrusted" });
+      const turn = thread.run("Touch the file.");
+      const streams = clientStreams(client, turn);
+      const completed = clock.track(turn.completed);
+      await approval.arrived;
+      expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);
+      const descendants = descendantsOf(server.pid);
+      clock.inject(() => process.kill(server.pid, "SIGKILL"));
+      faults++;
 
-  expect(await unsettledAfter({ completed, signalFired: approval.signalFired(), closed: client.closed }, BOUND_MS)).toEqual([]);
-  expect(approval.signal()?.aborted).toBe(true);
-  expectKilled(await approval.signalFired(), "the approval handler's signal");
-  expectKilled(await completed, "turn.completed");
-  expectPromptly("SIGKILL with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
-  expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
-  expect(streams.unended()).toEqual([]);
-  await expectNoProcessLeft(server.pid, descendants);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ completed, signalFired: approval.signalFired(), closed: client.closed }, BOUND_MS)).toEqual([]);
+      expect(approval.signal()?.aborted).toBe(true);
+      expectKilled(await approval.signalFired(), "the approval handler's signal");
+      expectKilled(await completed, "turn.completed");
+      expectPromptly("SIGKILL with an approval pending", { "handler signal": await approval.signalFired(), "turn.completed": await completed });
+      expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
+      expect(streams.unended()).toEqual([]);
+      await expectNoProcessLeft(server.pid, descendants);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("an exit 1 at start (CODEX_HOME does not exist): connect rejects with the exit code and the stderr tail", () => rounds(async () => {
-  const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-faults-"));
-  cleanups.push(() => rm(workspace, { recursive: true, force: true }));
-  const missingHome = join(workspace, "no-such-codex-home");
-  const clock = new FaultClock();
-  clock.inject(() => undefined); // the cause is the start itself
-  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" }, cwd: workspace });
-  const pid = transport.pid as number;
-  faults++;
-  const connect = clock.track(CodexClient.connect(transport, clientOptions));
+it(
+  "an exit 1 at start (CODEX_HOME does not exist): connect rejects with the exit code and the stderr tail",
+  () =>
+    rounds(async () => {
+      const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-faults-"));
+      cleanups.push(() => rm(workspace, { recursive: true, force: true }));
+      const missingHome = join(workspace, "no-such-codex-home");
+      const clock = new FaultClock();
+      clock.inject(() => undefined); // the cause is the start itself
+      const transport = await spawnCodexAppServer({
+        codexPath: pinnedCodexBinary(),
+        env: { PATH: process.env.PATH ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" },
+        cwd: workspace,
+      });
+      const pid = transport.pid as number;
+      faults++;
+      const connect = clock.track(CodexClient.connect(transport, clientOptions));
 
-  expect(await unsettledAfter({ connect, closed: transport.closed }, BOUND_MS)).toEqual([]);
-  const error = rejection(await connect);
-  expect(error).toBeInstanceOf(ConnectionClosedError);
-  const close = (error as ConnectionClosedError).close;
-  expect(close).toMatchObject({ reason: "exit", exitCode: 1, signal: null });
-  expect(close.stderrTail?.join("\n")).toContain("no-such-codex-home");
-  expect((error as Error).message).toContain("server exited with code 1");
-  expectPromptly("exit 1 at start (from the spawn)", { connect: await connect });
-  await expectNoProcessLeft(pid, []);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      expect(await unsettledAfter({ connect, closed: transport.closed }, BOUND_MS)).toEqual([]);
+      const error = rejection(await connect);
+      expect(error).toBeInstanceOf(ConnectionClosedError);
+      const close = (error as ConnectionClosedError).close;
+      expect(close).toMatchObject({ reason: "exit", exitCode: 1, signal: null });
+      expect(close.stderrTail?.join("\n")).toContain("no-such-codex-home");
+      expect((error as Error).message).toContain("server exited with code 1");
+      expectPromptly("exit 1 at start (from the spawn)", { connect: await connect });
+      await expectNoProcessLeft(pid, []);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
-it("a stalled server (SIGSTOP): a request times out at its timeout, and close() escalates to SIGKILL", () => rounds(async () => {
-  const TIMEOUT_MS = 300;
-  // SIGSTOPped, the server ignores its stdin's end and SIGTERM (held until SIGCONT): only SIGKILL ends it.
-  const server = await startServer([], { stdinEndTimeoutMs: 200, sigtermTimeoutMs: 200 });
-  const client = await CodexClient.connect(server.transport, clientOptions);
-  const streams = clientStreams(client);
-  const descendants = descendantsOf(server.pid);
-  const clock = new FaultClock();
-  await stopProcess(server.pid);
-  clock.inject(() => undefined); // the fault: the server is frozen from here
-  faults++;
-  const request = clock.track(client.request("thread/list", {}, { timeoutMs: TIMEOUT_MS }));
+it(
+  "a stalled server (SIGSTOP): a request times out at its timeout, and close() escalates to SIGKILL",
+  () =>
+    rounds(async () => {
+      const TIMEOUT_MS = 300;
+      // SIGSTOPped, the server ignores its stdin's end and SIGTERM (held until SIGCONT): only SIGKILL ends it.
+      const server = await startServer([], { stdinEndTimeoutMs: 200, sigtermTimeoutMs: 200 });
+      const client = await CodexClient.connect(server.transport, clientOptions);
+      const streams = clientStreams(client);
+      const descendants = descendantsOf(server.pid);
+      const clock = new FaultClock();
+      await stopProcess(server.pid);
+      clock.inject(() => undefined); // the fault: the server is frozen from here
+      faults++;
+      const request = clock.track(client.request("thread/list", {}, { timeoutMs: TIMEOUT_MS }));
 
-  expect(await unsettledAfter({ request }, TIMEOUT_MS + BOUND_MS)).toEqual([]);
-  const outcome = await request;
-  expect(rejection(outcome)).toBeInstanceOf(RequestTimeoutError);
-  expect(rejection(outcome)).toMatchObject({ code: "REQUEST_TIMEOUT", method: "thread/list", timeoutMs: TIMEOUT_MS });
-  // Never early (a timer may fire a fraction of a millisecond before performance.now() says so).
-  expect(outcome.afterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 1);
-  expect(outcome.afterMs).toBeLessThan(TIMEOUT_MS + BOUND_MS);
-  figures.add(`stall: request with a ${TIMEOUT_MS} ms timeout, from the SIGSTOP`, outcome.afterMs);
-  expect(client.state).toBe("open"); // a timeout alone does not close the connection
+      expect(await unsettledAfter({ request }, TIMEOUT_MS + BOUND_MS)).toEqual([]);
+      const outcome = await request;
+      expect(rejection(outcome)).toBeInstanceOf(RequestTimeoutError);
+      expect(rejection(outcome)).toMatchObject({ code: "REQUEST_TIMEOUT", method: "thread/list", timeoutMs: TIMEOUT_MS });
+      // Never early (a timer may fire a fraction of a millisecond before performance.now() says so).
+      expect(outcome.afterMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 1);
+      expect(outcome.afterMs).toBeLessThan(TIMEOUT_MS + BOUND_MS);
+      figures.add(`stall: request with a ${TIMEOUT_MS} ms timeout, from the SIGSTOP`, outcome.afterMs);
+      expect(client.state).toBe("open"); // a timeout alone does not close the connection
 
-  const closeClock = new FaultClock();
-  closeClock.inject(() => undefined);
-  const close = closeClock.track(client.close());
-  expect(await unsettledAfter({ close }, 400 + BOUND_MS)).toEqual([]);
-  figures.add("stall: close() of the stopped server (stdin end 200 ms, SIGTERM 200 ms, then SIGKILL)", (await close).afterMs);
-  expect(await close).toMatchObject({ settled: "resolved", value: { reason: "closed", exitCode: null, signal: "SIGKILL" } });
-  expect(streams.unended()).toEqual([]);
-  await expectNoProcessLeft(server.pid, descendants);
-  cases++;
-}), TEST_TIMEOUT_MS);
+      const closeClock = new FaultClock();
+      closeClock.inject(() => undefined);
+      const close = closeClock.track(client.close());
+      expect(await unsettledAfter({ close }, 400 + BOUND_MS)).toEqual([]);
+      figures.add("stall: close() of the stopped server (stdin end 200 ms, SIGTERM 200 ms, then SIGKILL)", (await close).afterMs);
+      expect(await close).toMatchObject({ settled: "resolved", value: { reason: "closed", exitCode: null, signal: "SIGKILL" } });
+      expect(streams.unended()).toEqual([]);
+      await expectNoProcessLeft(server.pid, descendants);
+      cases++;
+    }),
+  TEST_TIMEOUT_MS,
+);
 
 /** The transport as the client sees it, telling when a request has been written to the server's stdin. */
 function writtenMethods(transport: NodeStdioTransport): { transport: Transport; once(method: string): Promise<void> } {

@@ -4,7 +4,7 @@
 // every dropped line is reported with its size. RELIABILITY_LONG=1 runs ten times as many cases.
 import fc from "fast-check";
 import { afterAll, expect, it } from "vitest";
-import { type JsonRpcMessage, type TransportDiagnostic } from "@codex-rpc/core";
+import type { JsonRpcMessage, TransportDiagnostic } from "@codex-rpc/core";
 import { NdjsonDecoder, type NdjsonDecoderOptions } from "@codex-rpc/core/transport";
 import { RELIABILITY_LONG, recordReliability } from "./support/reliability-report.js";
 
@@ -36,14 +36,23 @@ const CAP = 200;
 const lineText = fc.string({ unit: fc.constantFrom("a", "é", "€", "😀", " ", "\r", "{", "}", '"', "\\", "\u2028", "\u0000"), maxLength: 40 });
 
 const lineArb: fc.Arbitrary<Omit<Line, "seq"> & { size?: "at-cap" | "over-cap" | "natural" }> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("message" as const), text: lineText, size: fc.constantFrom("natural" as const, "natural" as const, "at-cap" as const, "over-cap" as const) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("message" as const),
+      text: lineText,
+      size: fc.constantFrom("natural" as const, "natural" as const, "at-cap" as const, "over-cap" as const),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant("garbage" as const),
       // Never a JSON object: an unclosable `{`, or a start no object can have. A CR inside would
       // read as a CRLF ending when it lands last.
-      text: fc.constantFrom("not json", '{"truncated":', "[1,2]", "42", "null", '"str"', "}{").chain((start) => lineText.map((t) => start + t.replaceAll("\r", "").replaceAll("}", ""))),
+      text: fc
+        .constantFrom("not json", '{"truncated":', "[1,2]", "42", "null", '"str"', "}{")
+        .chain((start) => lineText.map((t) => start + t.replaceAll("\r", "").replaceAll("}", ""))),
     }),
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("blank" as const), text: fc.constantFrom("", " ", "  \t") }) },
@@ -140,38 +149,46 @@ function count(want: readonly string[], got: readonly string[]): void {
   }
 }
 
-it(`random streams and random chunkings: nothing lost, duplicated or reordered (${RUNS.mixed.toLocaleString("en")} cases)`, () => {
-  fc.assert(
-    fc.property(
-      streamArb,
-      fc.array(fc.nat(), { maxLength: 16 }),
-      fc.boolean(),
-      fc.constantFrom(...Object.keys(DECODER_VARIANTS)),
-      (stream, cuts, finalNewline, variant) => {
+it(
+  `random streams and random chunkings: nothing lost, duplicated or reordered (${RUNS.mixed.toLocaleString("en")} cases)`,
+  () => {
+    fc.assert(
+      fc.property(
+        streamArb,
+        fc.array(fc.nat(), { maxLength: 16 }),
+        fc.boolean(),
+        fc.constantFrom(...Object.keys(DECODER_VARIANTS)),
+        (stream, cuts, finalNewline, variant) => {
+          casesRun++;
+          const want = expected(stream);
+          const got = decode(cut(encode(stream, finalNewline), cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
+          count(want, got);
+          expect(got).toEqual(want);
+        },
+      ),
+      { numRuns: RUNS.mixed },
+    );
+  },
+  TEST_TIMEOUT_MS,
+);
+
+it(
+  `every cut inside a multi-byte character or between CR and LF, down to one byte per chunk (${RUNS.boundaries.toLocaleString("en")} cases)`,
+  () => {
+    fc.assert(
+      fc.property(streamArb, fc.constantFrom(...Object.keys(DECODER_VARIANTS)), fc.integer({ min: 1, max: 3 }), (stream, variant, step) => {
         casesRun++;
+        const bytes = encode(stream, true);
+        // Cut at every byte that continues a character or is the LF of a CRLF, and every `step` bytes.
+        const cuts: number[] = [];
+        for (let i = 1; i < bytes.length; i++) if ((bytes[i]! & 0xc0) === 0x80 || (bytes[i] === 0x0a && bytes[i - 1] === 0x0d) || i % step === 0) cuts.push(i);
         const want = expected(stream);
-        const got = decode(cut(encode(stream, finalNewline), cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
+        const got = decode(cut(bytes, cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
         count(want, got);
         expect(got).toEqual(want);
-      },
-    ),
-    { numRuns: RUNS.mixed },
-  );
-}, TEST_TIMEOUT_MS);
-
-it(`every cut inside a multi-byte character or between CR and LF, down to one byte per chunk (${RUNS.boundaries.toLocaleString("en")} cases)`, () => {
-  fc.assert(
-    fc.property(streamArb, fc.constantFrom(...Object.keys(DECODER_VARIANTS)), fc.integer({ min: 1, max: 3 }), (stream, variant, step) => {
-      casesRun++;
-      const bytes = encode(stream, true);
-      // Cut at every byte that continues a character or is the LF of a CRLF, and every `step` bytes.
-      const cuts: number[] = [];
-      for (let i = 1; i < bytes.length; i++) if ((bytes[i]! & 0xc0) === 0x80 || (bytes[i] === 0x0a && bytes[i - 1] === 0x0d) || i % step === 0) cuts.push(i);
-      const want = expected(stream);
-      const got = decode(cut(bytes, cuts), stream.maxLineBytes, DECODER_VARIANTS[variant]!);
-      count(want, got);
-      expect(got).toEqual(want);
-    }),
-    { numRuns: RUNS.boundaries },
-  );
-}, TEST_TIMEOUT_MS);
+      }),
+      { numRuns: RUNS.boundaries },
+    );
+  },
+  TEST_TIMEOUT_MS,
+);

@@ -42,9 +42,11 @@ function summaryTable(records: readonly ReliabilityRecord[]): string {
     total.messagesLost += row.messagesLost;
   }
   const header = ["area", "cases run", "faults injected", "messages checked", "messages lost"];
-  const cells = [...rows, total].map((row) => [row.area, row.cases, row.faults, row.messagesChecked, row.messagesLost].map((value) => (typeof value === "number" ? value.toLocaleString("en") : value)));
+  const cells = [...rows, total].map((row) =>
+    [row.area, row.cases, row.faults, row.messagesChecked, row.messagesLost].map((value) => (typeof value === "number" ? value.toLocaleString("en") : value)),
+  );
   const widths = header.map((title, i) => Math.max(title.length, ...cells.map((row) => String(row[i]).length)));
   const line = (values: readonly string[]) => `| ${values.map((value, i) => (i === 0 ? value.padEnd(widths[i]!) : value.padStart(widths[i]!))).join(" | ")} |`;
-  const mode = process.env["RELIABILITY_LONG"] === "1" ? "long mode" : "CI mode (RELIABILITY_LONG=1 for the long one)";
+  const mode = process.env.RELIABILITY_LONG === "1" ? "long mode" : "CI mode (RELIABILITY_LONG=1 for the long one)";
   return [`reliability summary, ${mode}`, line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...cells.map(line)].join("\n");
 }

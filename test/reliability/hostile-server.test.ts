@@ -3,14 +3,7 @@
 // crashes the program, every server request is answered once, every request and turn settles.
 import { config as rxjsConfig } from "rxjs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  CodexClient,
-  type CodexClientOptions,
-  type CompletedTurn,
-  type ConnectionDiagnostic,
-  type Transport,
-  type TurnOptions,
-} from "@codex-rpc/core";
+import { CodexClient, type CodexClientOptions, type CompletedTurn, type ConnectionDiagnostic, type Transport, type TurnOptions } from "@codex-rpc/core";
 import { clientInternals } from "@codex-rpc/core/testing";
 import { FakeAppServer, type FakeAppServerOptions } from "@codex-rpc/testing";
 import { recordReliability } from "./support/reliability-report.js";
@@ -49,7 +42,10 @@ async function connect(serverOptions: FakeAppServerOptions = {}, clientOptions: 
 /** Settles within `ms` or says it did not: a hang is a failure, not a test timeout. */
 function within<T>(promise: Promise<T>, ms = 2_000): Promise<{ value: T } | { error: unknown } | "pending"> {
   return Promise.race([
-    promise.then((value) => ({ value }), (error: unknown) => ({ error })),
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
     new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms)),
   ]);
 }
@@ -100,7 +96,11 @@ describe("malformed notifications inside a live turn", () => {
 
   it("turn/completed without items completes the turn from the streamed items", async () => {
     const { server, turn, diagnostics } = await heldTurn();
-    server.notify("item/completed", { threadId: "thread-1", turnId: "turn-1", item: { type: "agentMessage", id: "turn-1-message", text: "Hello", phase: null, memoryCitation: null } });
+    server.notify("item/completed", {
+      threadId: "thread-1",
+      turnId: "turn-1",
+      item: { type: "agentMessage", id: "turn-1-message", text: "Hello", phase: null, memoryCitation: null },
+    });
     server.notify("turn/completed", { threadId: "thread-1", turn: { id: "turn-1", status: "completed", error: null } });
     const outcome = await within(turn.completed);
     expect(outcome).toMatchObject({ value: { status: "completed", finalText: "Hello", turn: { items: [] } } });
@@ -128,21 +128,39 @@ describe("malformed notifications inside a live turn", () => {
 });
 
 describe("handler results: every server request is answered exactly once", () => {
-  const throwingToString = { toString: () => { throw new Error("no"); } };
+  const throwingToString = {
+    toString: () => {
+      throw new Error("no");
+    },
+  };
   const cyclic: Record<string, unknown> = { a: 1 };
-  cyclic["self"] = cyclic;
+  cyclic.self = cyclic;
   const outcomes: Readonly<Record<string, () => unknown>> = {
-    "throws Object.create(null)": () => { throw Object.create(null); },
+    "throws Object.create(null)": () => {
+      throw Object.create(null);
+    },
     "rejects with Object.create(null)": () => Promise.reject(Object.create(null)),
-    "throws an object whose toString throws": () => { throw throwingToString; },
+    "throws an object whose toString throws": () => {
+      throw throwingToString;
+    },
     "rejects with an object whose toString throws": () => Promise.reject(throwingToString),
-    "throws a Symbol": () => { throw Symbol("s"); },
-    "throws a revoked Proxy": () => { const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); throw proxy; },
+    "throws a Symbol": () => {
+      throw Symbol("s");
+    },
+    "throws a revoked Proxy": () => {
+      const { proxy, revoke } = Proxy.revocable({}, {});
+      revoke();
+      throw proxy;
+    },
     "returns a BigInt": () => ({ n: 10n }),
     "returns a cyclic object": () => cyclic,
     "returns a Symbol": () => Symbol("s"),
     "returns a function": () => () => 1,
-    "returns a thenable whose then throws": () => ({ then() { throw new Error("bad then"); } }),
+    "returns a thenable whose then throws": () => ({
+      then() {
+        throw new Error("bad then");
+      },
+    }),
   };
   for (const [name, handler] of Object.entries(outcomes)) {
     it(`a handler that ${name}: one -32603 reply and one handler-error diagnostic`, async () => {
@@ -166,15 +184,28 @@ describe("handler results: every server request is answered exactly once", () =>
 
   it("an approval decision the request does not offer (availableDecisions) is refused", async () => {
     const { server } = await connect({}, { approvals: () => "acceptForSession" });
-    const answer = await within(server.request("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "i", availableDecisions: ["accept", "decline"] }));
+    const answer = await within(
+      server.request("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "i", availableDecisions: ["accept", "decline"] }),
+    );
     expect(answer).toMatchObject({ value: { error: { code: -32603, message: expect.stringContaining("not one the server offered") } } });
   });
   it("declining stays possible when availableDecisions does not list it (codex 0.169.0 lists accept, an amendment and cancel)", async () => {
     const { server } = await connect();
-    const answer = await within(server.request("item/commandExecution/requestApproval", { threadId: "t", turnId: "u", itemId: "i", availableDecisions: ["accept", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["ls"] } }, "cancel"] }));
+    const answer = await within(
+      server.request("item/commandExecution/requestApproval", {
+        threadId: "t",
+        turnId: "u",
+        itemId: "i",
+        availableDecisions: ["accept", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["ls"] } }, "cancel"],
+      }),
+    );
     expect(answer).toEqual({ value: { result: { decision: "decline" } } });
   });
-  recordReliability({ area: "handler results: thrown values, non-JSON results, bad decisions", cases: Object.keys(outcomes).length + 3, faults: Object.keys(outcomes).length + 2 });
+  recordReliability({
+    area: "handler results: thrown values, non-JSON results, bad decisions",
+    cases: Object.keys(outcomes).length + 3,
+    faults: Object.keys(outcomes).length + 2,
+  });
 });
 
 describe("turn settlement", () => {
@@ -213,7 +244,11 @@ describe("turn settlement", () => {
   it("a malformed thread/read reply in the watchdog is reported and read again, not a TypeError", async () => {
     const { server, turn, diagnostics } = await heldTurn({}, { watchdogGraceMs: 20 });
     let reads = 0;
-    server.respond("thread/read", () => (++reads === 1 ? { result: { thread: null } } : { result: { thread: { id: "thread-1", turns: [{ id: "turn-1", status: "failed", items: [], error: null }] } } }));
+    server.respond("thread/read", () =>
+      ++reads === 1
+        ? { result: { thread: null } }
+        : { result: { thread: { id: "thread-1", turns: [{ id: "turn-1", status: "failed", items: [], error: null }] } } },
+    );
     server.notify("thread/status/changed", { threadId: "thread-1", status: { type: "idle" } });
     const done = (await within(turn.completed, 5_000)) as { value: CompletedTurn };
     expect(done.value).toMatchObject({ status: "failed", completedBy: "watchdog" });
@@ -238,7 +273,10 @@ describe("turn settlement", () => {
     expect(done.value).toMatchObject({ status: "interrupted", finalText: "Hello", finalTextComplete: false, incompleteItemIds: ["turn-1-message"] });
   });
 
-  for (const [name, ms] of [["Infinity", Infinity], ["30 days", 30 * 24 * 3_600_000]] as const) {
+  for (const [name, ms] of [
+    ["Infinity", Infinity],
+    ["30 days", 30 * 24 * 3_600_000],
+  ] as const) {
     it(`requestTimeoutMs, timeoutMs, watchdogGraceMs and turnTimeoutMs of ${name} do not fire after 1 ms`, async () => {
       const { server, client } = await connect({ turns: [{ hold: true }] }, { requestTimeoutMs: ms, turnTimeoutMs: ms });
       server.respond("thread/list", () => new Promise(() => {}));

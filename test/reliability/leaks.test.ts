@@ -69,7 +69,9 @@ let messagesChecked = 0;
 let messagesLost = 0;
 /** "10 000", as the issue writes it. */
 const spaced = (n: number) => n.toLocaleString("en").replaceAll(",", " ");
-afterAll(() => recordReliability({ area: `leaks: ${spaced(TURNS)} turns, ${spaced(REQUESTS)} timed-out requests`, cases, faults, messagesChecked, messagesLost }));
+afterAll(() =>
+  recordReliability({ area: `leaks: ${spaced(TURNS)} turns, ${spaced(REQUESTS)} timed-out requests`, cases, faults, messagesChecked, messagesLost }),
+);
 
 /** Counts what a consumer should have seen against what it saw, then asserts they are equal. */
 function check(got: readonly string[], expected: readonly string[]): void {
@@ -234,7 +236,9 @@ it(
     for (let first = 0; first < REQUESTS; first += REQUESTS_AT_ONCE) {
       const methods = Array.from({ length: Math.min(REQUESTS_AT_ONCE, REQUESTS - first) }, (_, k) => ((first + k) % 2 ? "test/late" : "test/stalled"));
       const outcomes = await Promise.all(
-        methods.map((method, k) => client.requestUntyped(method, { n: first + k }, { timeoutMs: TIMEOUT_MS, signal: app.signal }).catch((error: unknown) => error)),
+        methods.map((method, k) =>
+          client.requestUntyped(method, { n: first + k }, { timeoutMs: TIMEOUT_MS, signal: app.signal }).catch((error: unknown) => error),
+        ),
       );
       outcomes.forEach((outcome, k) => {
         expect(outcome).toBeInstanceOf(RequestTimeoutError);

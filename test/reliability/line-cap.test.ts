@@ -91,7 +91,9 @@ it(
     for (let n = 0; n < MESSAGES; n++) {
       // Every 50th message is exactly at the cap (with a CRLF ending half the time): still accepted.
       const atCap = n % 50 === 25;
-      const message = atCap ? notificationOfSize(`m${n}`, CAP, n % 100 === 25 ? "a" : "é") : JSON.stringify({ method: "thread/name/updated", params: { threadId: "t", threadName: `m${n}` } });
+      const message = atCap
+        ? notificationOfSize(`m${n}`, CAP, n % 100 === 25 ? "a" : "é")
+        : JSON.stringify({ method: "thread/name/updated", params: { threadId: "t", threadName: `m${n}` } });
       lines.push(message + (atCap && n % 100 === 75 ? "\r\n" : "\n"));
       expectedNames.push(`m${n}`);
       if (n % OVERSIZE_EVERY === OVERSIZE_EVERY - 1) {
@@ -131,7 +133,10 @@ it("a reply over the cap is lost to its request, which times out; the requests a
   const more = Array.from({ length: 100 }, (_, n) => client.requestUntyped("test/echo", { n: 100 + n }));
 
   const replies = (await Promise.all([...echoes, ...more])).map((reply) => JSON.stringify(reply));
-  check(replies, Array.from({ length: 200 }, (_, n) => JSON.stringify({ n })));
+  check(
+    replies,
+    Array.from({ length: 200 }, (_, n) => JSON.stringify({ n })),
+  );
   const error = await huge;
   expect(error).toBeInstanceOf(RequestTimeoutError);
   expect(error).toMatchObject({ method: "test/huge" });

@@ -110,8 +110,16 @@ const askApproval: readonly Step[] = [{ request: VALID.approvalRequest, waitMs: 
 // says "failed", so the status tells whether the client took it as the end.
 const CASES: readonly CrashCase[] = [
   { name: "serverRequest/resolved without params", kind: "malformed-message", bad: [{ line: '{"method":"serverRequest/resolved"}' }] },
-  { name: "thread/status/changed without status", kind: "malformed-message", bad: [{ send: { method: "thread/status/changed", params: { threadId: THREAD } } }] },
-  { name: "item/started without item", kind: "malformed-message", bad: [{ send: { method: "item/started", params: { threadId: THREAD, turnId: TURN, startedAtMs: NOW_MS } } }] },
+  {
+    name: "thread/status/changed without status",
+    kind: "malformed-message",
+    bad: [{ send: { method: "thread/status/changed", params: { threadId: THREAD } } }],
+  },
+  {
+    name: "item/started without item",
+    kind: "malformed-message",
+    bad: [{ send: { method: "item/started", params: { threadId: THREAD, turnId: TURN, startedAtMs: NOW_MS } } }],
+  },
   {
     name: "item/completed with item: null",
     kind: "malformed-message",
@@ -248,7 +256,10 @@ async function runCase(crash: CrashCase, transport: Transport, timing: Timing): 
       clearTimeout(timer);
     }
   }
-  const server = await readFile(resultsFile, "utf8").then((text) => JSON.parse(text) as Run["server"], () => undefined);
+  const server = await readFile(resultsFile, "utf8").then(
+    (text) => JSON.parse(text) as Run["server"],
+    () => undefined,
+  );
   return { ...run, server };
 }
 
@@ -281,7 +292,11 @@ beforeAll(() => {
   const limit = limiter(PARALLEL_RUNS);
   for (const transport of ["stdio", "websocket"] as const) {
     for (const timing of ["after", "before"] as const) {
-      for (const crash of CASES) runs.set(`${transport} ${timing}: ${crash.name}`, limit(() => runCase(crash, transport, timing)));
+      for (const crash of CASES)
+        runs.set(
+          `${transport} ${timing}: ${crash.name}`,
+          limit(() => runCase(crash, transport, timing)),
+        );
     }
   }
 });
@@ -308,7 +323,12 @@ function schemaMismatches(checks: readonly { table: string; method: string; valu
       if (validate(value) !== valid) wrong.push({ table, method, expectedValid: valid, errors: validate.errors ?? null });
     }
     console.log(JSON.stringify(wrong));`;
-  const output = execFileSync(process.execPath, ["--input-type=module", "-e", program], { cwd: REPOSITORY_ROOT, env: childEnv, input: JSON.stringify(checks), encoding: "utf8" });
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", program], {
+    cwd: REPOSITORY_ROOT,
+    env: childEnv,
+    input: JSON.stringify(checks),
+    encoding: "utf8",
+  });
   return JSON.parse(output) as unknown[];
 }
 
@@ -348,7 +368,11 @@ for (const transport of ["stdio", "websocket"] as const) {
           const seen = JSON.stringify(output);
           expect(output.completed, seen).toBe(true);
           if (crash.kind === "none") {
-            expect({ status: output.status, deltas: output.deltas, finalText: output.finalText }, seen).toEqual({ status: "failed", deltas: ["Hel"], finalText: "Hel" });
+            expect({ status: output.status, deltas: output.deltas, finalText: output.finalText }, seen).toEqual({
+              status: "failed",
+              deltas: ["Hel"],
+              finalText: "Hel",
+            });
           } else {
             expect(output.status, seen).toBe("completed");
             expect(output.deltas, seen).toEqual(["Hel", "lo", " world"]);

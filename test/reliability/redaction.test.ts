@@ -27,7 +27,11 @@ const JWT_PAYLOAD = "eyJzdWIiOiJmYWtlLXVzZXIiLCJmYWtlIjp0cnVlfQ";
 const JWT_SIGNATURE = "RkFLRS1zaWduYXR1cmUtbm90LXJlYWw";
 
 const SECRETS: readonly SecretCase[] = [
-  { name: "OpenAI key", text: "Incorrect API key provided: sk-proj-FAKE0fake1FAKE2fake3FAKE4fake5.", secrets: ["sk-proj-FAKE0fake1FAKE2fake3FAKE4fake5", "FAKE0fake1FAKE2fake3"] },
+  {
+    name: "OpenAI key",
+    text: "Incorrect API key provided: sk-proj-FAKE0fake1FAKE2fake3FAKE4fake5.",
+    secrets: ["sk-proj-FAKE0fake1FAKE2fake3FAKE4fake5", "FAKE0fake1FAKE2fake3"],
+  },
   { name: "Bearer token", text: "retrying with Bearer FAKEfakeBearer0123456789 after 401", secrets: ["FAKEfakeBearer0123456789"] },
   { name: "Authorization header", text: "> authorization: Basic RkFLRTpmYWtlLXBhc3N3b3Jk", secrets: ["RkFLRTpmYWtlLXBhc3N3b3Jk"] },
   {
@@ -35,9 +39,17 @@ const SECRETS: readonly SecretCase[] = [
     text: "[default]\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     secrets: ["wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"],
   },
-  { name: "AWS secret key (environment)", text: "env AWS_SECRET_ACCESS_KEY=FAKEfake0123456789/FAKEfake0123456789+Ab", secrets: ["FAKEfake0123456789/FAKEfake0123456789+Ab"] },
+  {
+    name: "AWS secret key (environment)",
+    text: "env AWS_SECRET_ACCESS_KEY=FAKEfake0123456789/FAKEfake0123456789+Ab",
+    secrets: ["FAKEfake0123456789/FAKEfake0123456789+Ab"],
+  },
   { name: "AWS access key id", text: "SignatureDoesNotMatch for AKIAIOSFODNN7EXAMPLE", secrets: ["AKIAIOSFODNN7EXAMPLE"] },
-  { name: "GitHub token", text: "git push rejected for ghp_FAKEfake0123456789FAKEfake0123456789 (bad credentials)", secrets: ["ghp_FAKEfake0123456789FAKEfake0123456789"] },
+  {
+    name: "GitHub token",
+    text: "git push rejected for ghp_FAKEfake0123456789FAKEfake0123456789 (bad credentials)",
+    secrets: ["ghp_FAKEfake0123456789FAKEfake0123456789"],
+  },
   {
     name: "GitHub fine-grained token",
     text: "GH_TOKEN is github_pat_11FAKEFAKE0_fakefakefakefakefakefakefakefakefakefake0123",
@@ -105,7 +117,9 @@ const PLACES: ReadonlyArray<readonly [string, Place]> = [
   [
     "ServerError message, rpcMessage, data and rawCode",
     async ({ text }) => {
-      fake.respond("thread/start", () => ({ error: { code: -32000, message: `thread/start refused: ${text}`, data: { detail: text, nested: [{ echo: text }] } } }));
+      fake.respond("thread/start", () => ({
+        error: { code: -32000, message: `thread/start refused: ${text}`, data: { detail: text, nested: [{ echo: text }] } },
+      }));
       const error = await client.startThread().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ServerError);
       const { rpcMessage, data } = error as ServerError;
@@ -120,7 +134,14 @@ const PLACES: ReadonlyArray<readonly [string, Place]> = [
   [
     "tool failure text sent to the model",
     async ({ text }) => {
-      const reply = await fake.request("item/tool/call", { threadId: "t", turnId: "u", callId: "c", tool: "lookup", namespace: null, arguments: { leak: text } });
+      const reply = await fake.request("item/tool/call", {
+        threadId: "t",
+        turnId: "u",
+        callId: "c",
+        tool: "lookup",
+        namespace: null,
+        arguments: { leak: text },
+      });
       expect(reply).toMatchObject({ result: { success: false } });
       expect(JSON.stringify(reply)).toContain("lookup failed");
       return [JSON.stringify(reply)];
@@ -131,9 +152,10 @@ const PLACES: ReadonlyArray<readonly [string, Place]> = [
     async ({ secrets }) => {
       // The secret as the URL's password and as a query token; nothing listens on port 1.
       const secret = encodeURIComponent(secrets[0]!);
-      const error = await openWebSocketTransport({ url: `ws://codex:${secret}@127.0.0.1:1/?token=${secret}`, WebSocket: Ws as unknown as WebSocketConstructor }).catch(
-        (e: unknown) => e,
-      );
+      const error = await openWebSocketTransport({
+        url: `ws://codex:${secret}@127.0.0.1:1/?token=${secret}`,
+        WebSocket: Ws as unknown as WebSocketConstructor,
+      }).catch((e: unknown) => e);
       expect(error).toMatchObject({ name: "WebSocketConnectError", code: "CONNECT_FAILED" });
       const { url } = error as { url: string };
       expect(url).toContain("127.0.0.1:1");

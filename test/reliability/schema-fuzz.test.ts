@@ -27,15 +27,23 @@ import { FuzzSession, SESSION_CONFIGS, type SessionConfig } from "./support/sche
 import { HandlerSession } from "./support/schema-fuzz/handler-session.js";
 import { TurnStartSession } from "./support/schema-fuzz/turn-start-replies.js";
 import { runRounds, SessionPool, Violations, type Finding } from "./support/schema-fuzz/property-rounds.js";
-import { BATCH_STEPS, batchArbitrary, exclusionKey, handlerCallsArbitrary, MUTATION_WEIGHTS, stepArbitrary, turnStartReplyArbitrary } from "./support/schema-fuzz/case-arbitraries.js";
+import {
+  BATCH_STEPS,
+  batchArbitrary,
+  exclusionKey,
+  handlerCallsArbitrary,
+  MUTATION_WEIGHTS,
+  stepArbitrary,
+  turnStartReplyArbitrary,
+} from "./support/schema-fuzz/case-arbitraries.js";
 
 const CASES = {
-  messages: Number(process.env["FUZZ_CASES"] ?? (RELIABILITY_LONG ? 1_000_000 : 100_000)),
-  handlers: Number(process.env["FUZZ_HANDLER_CASES"] ?? (RELIABILITY_LONG ? 100_000 : 10_000)),
-  turnStartReplies: Number(process.env["FUZZ_REPLY_CASES"] ?? (RELIABILITY_LONG ? 20_000 : 2_000)),
+  messages: Number(process.env.FUZZ_CASES ?? (RELIABILITY_LONG ? 1_000_000 : 100_000)),
+  handlers: Number(process.env.FUZZ_HANDLER_CASES ?? (RELIABILITY_LONG ? 100_000 : 10_000)),
+  turnStartReplies: Number(process.env.FUZZ_REPLY_CASES ?? (RELIABILITY_LONG ? 20_000 : 2_000)),
 };
-const SEED = Number(process.env["FUZZ_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
-const EXPLORE = Number(process.env["FUZZ_EXPLORE"] ?? 0);
+const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const EXPLORE = Number(process.env.FUZZ_EXPLORE ?? 0);
 const TEST_TIMEOUT_MS = RELIABILITY_LONG ? 1_800_000 : EXPLORE ? 900_000 : 180_000;
 const AREA = { messages: "fuzz: schema-derived malformed messages", handlers: "fuzz: handler results" } as const;
 
@@ -58,7 +66,7 @@ afterAll(() => {
   console.log(`schema fuzz, cases per mutation kind: ${kinds.join(", ")}`);
   if (totals.cases > 0) recordReliability({ area: AREA.messages, ...totals });
   if (handlerTotals.cases > 0) recordReliability({ area: AREA.handlers, ...handlerTotals });
-  if (process.env["FUZZ_FINDINGS_FILE"]) writeFileSync(process.env["FUZZ_FINDINGS_FILE"], JSON.stringify(findings, null, 2));
+  if (process.env.FUZZ_FINDINGS_FILE) writeFileSync(process.env.FUZZ_FINDINGS_FILE, JSON.stringify(findings, null, 2));
 });
 
 it(

@@ -32,7 +32,7 @@ async function markerTurn(threadPolicy: AskForApproval | undefined, sandbox?: "w
   const provider = await MockResponsesProvider.start({ script: [call, reply.text("done")] });
   const home = await createCodexHome({ provider });
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-security-"));
-  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+  const transport = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: workspace });
   const client = await CodexClient.connect(transport);
   cleanups.push(async () => {
     await client.close();
@@ -41,7 +41,11 @@ async function markerTurn(threadPolicy: AskForApproval | undefined, sandbox?: "w
     await rm(workspace, { recursive: true, force: true });
   });
   const commandStatuses: string[] = [];
-  const thread = await client.startThread({ cwd: workspace, ...(threadPolicy === undefined ? {} : { approvalPolicy: threadPolicy }), ...(sandbox ? { sandbox } : {}) });
+  const thread = await client.startThread({
+    cwd: workspace,
+    ...(threadPolicy === undefined ? {} : { approvalPolicy: threadPolicy }),
+    ...(sandbox ? { sandbox } : {}),
+  });
   const done = await thread.run("make the marker").completed;
   for (const item of done.items) if (item.type === "commandExecution") commandStatuses.push(item.status);
   return { marker: join(workspace, "marker.txt"), commandStatuses };
@@ -101,7 +105,7 @@ setTimeout(() => process.exit(3), 100);
   const originalError = console.error;
   console.error = (...args: unknown[]) => captured.push(args.map(String).join(" "));
   try {
-    const transport = await spawnCodexAppServer({ codexPath: leaky, env: { PATH: process.env["PATH"] ?? "" } });
+    const transport = await spawnCodexAppServer({ codexPath: leaky, env: { PATH: process.env.PATH ?? "" } });
     transport.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
     const error = await CodexClient.connect(transport).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "CONNECTION_CLOSED", close: { exitCode: 3 } });

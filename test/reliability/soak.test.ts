@@ -23,7 +23,13 @@ interface SoakReport {
 
 let report: SoakReport | undefined;
 afterAll(() => {
-  if (report) recordReliability({ area: "soak: notifications through the client", cases: 1, messagesChecked: report.delivered, messagesLost: report.sent - report.delivered });
+  if (report)
+    recordReliability({
+      area: "soak: notifications through the client",
+      cases: 1,
+      messagesChecked: report.delivered,
+      messagesLost: report.sent - report.delivered,
+    });
 });
 
 it(

@@ -67,7 +67,10 @@ function watchTimers(matches: (ms: number) => boolean): Set<unknown> {
 /** Settles within `ms` or says it did not: a hang is a finding, not a test timeout. */
 function within<T>(promise: Promise<T>, ms = 1_000): Promise<{ value: T } | { error: unknown } | "pending"> {
   return Promise.race([
-    promise.then((value) => ({ value }), (error: unknown) => ({ error })),
+    promise.then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    ),
     new Promise<"pending">((resolve) => setTimeout(() => resolve("pending"), ms)),
   ]);
 }
@@ -167,7 +170,12 @@ describe("turns", () => {
   });
 
   it("holds: notifications for a turn after its turn/completed, a delta for an item never started, and an item id reused by the next turn", async () => {
-    const { server, client } = await connect({ turns: [{ hold: true, deltas: [] }, { hold: true, deltas: [] }] });
+    const { server, client } = await connect({
+      turns: [
+        { hold: true, deltas: [] },
+        { hold: true, deltas: [] },
+      ],
+    });
     const thread = await client.startThread();
     const first = thread.run("one");
     await first.started;
@@ -279,7 +287,7 @@ describe("connection", () => {
     expect(answers.every((reply) => reply.error?.code === -32601)).toBe(true);
     expect(diagnostics).toEqual([]);
     expect(clientInternals(client).connection.pendingServerRequestCount).toBe(0);
-    expect(({} as Record<string, unknown>)["x"]).toBeUndefined();
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
   });
 
   it("holds: close() inside a handler, inside a text$ subscriber, and twice at once: no crash, everything settles", async () => {
@@ -482,7 +490,9 @@ describe("bounds and secrets", () => {
 
 describe("limits", () => {
   it("fixed (was broken): the line cap is validated on WebSocket (maxMessageBytes NaN: RangeError) but not on NDJSON transports (maxLineBytes NaN: no cap at all)", async () => {
-    await expect(openWebSocketTransport({ url: "ws://127.0.0.1:1", WebSocket: Ws as unknown as WebSocketConstructor, maxMessageBytes: Number.NaN })).rejects.toThrow(RangeError);
+    await expect(
+      openWebSocketTransport({ url: "ws://127.0.0.1:1", WebSocket: Ws as unknown as WebSocketConstructor, maxMessageBytes: Number.NaN }),
+    ).rejects.toThrow(RangeError);
     let sink!: { data(chunk: Uint8Array): void };
     let transport: Transport;
     try {
@@ -545,4 +555,3 @@ describe("WebSocket", () => {
     expect(diagnostics.map((d) => d.kind)).toContain("unknown-response");
   });
 });
-

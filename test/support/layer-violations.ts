@@ -70,7 +70,27 @@ function resolveRelative(file: string, specifier: string, files: ReadonlySet<str
 
 function isNodeBuiltin(specifier: string): boolean {
   const name = specifier.split("/")[0]!;
-  return ["fs", "path", "os", "child_process", "crypto", "events", "stream", "url", "util", "net", "http", "https", "worker_threads", "process", "buffer", "module", "tty", "readline", "zlib"].includes(name);
+  return [
+    "fs",
+    "path",
+    "os",
+    "child_process",
+    "crypto",
+    "events",
+    "stream",
+    "url",
+    "util",
+    "net",
+    "http",
+    "https",
+    "worker_threads",
+    "process",
+    "buffer",
+    "module",
+    "tty",
+    "readline",
+    "zlib",
+  ].includes(name);
 }
 
 /** Every elementary circle in the graph, each reported once (from its smallest file). */

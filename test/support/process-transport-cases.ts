@@ -3,7 +3,7 @@
 // (a write failing before the exit is seen, a grandchild holding stderr, a server ignoring
 // SIGTERM). Each package's test file supplies the fake, shaped as its runtime gives a process.
 import { ConnectionClosedError, type Transport, type TransportDiagnostic } from "@codex-rpc/core";
-import { type ProcessTransportOptions } from "@codex-rpc/core/process";
+import type { ProcessTransportOptions } from "@codex-rpc/core/process";
 import { firstValueFrom, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 
@@ -130,7 +130,12 @@ export function describeProcessTransportLifecycle(harness: ProcessTransportHarne
       exitFully(fake, { code: 1 });
       const error = await sent;
       expect(error).toBeInstanceOf(ConnectionClosedError);
-      expect((error as ConnectionClosedError).close).toMatchObject({ reason: "exit", exitCode: 1, signal: null, stderrTail: ["Error: CODEX_HOME points to a path that does not exist"] });
+      expect((error as ConnectionClosedError).close).toMatchObject({
+        reason: "exit",
+        exitCode: 1,
+        signal: null,
+        stderrTail: ["Error: CODEX_HOME points to a path that does not exist"],
+      });
     });
 
     it("reports a signal's death as exit code null and the signal", async () => {

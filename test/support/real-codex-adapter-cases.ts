@@ -43,13 +43,15 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
     return dir;
   }
 
-  async function offlineCodex(script: readonly ScriptedReply[]): Promise<{ provider: MockResponsesProvider; home: CodexHome; workspace: string; env: Record<string, string> }> {
+  async function offlineCodex(
+    script: readonly ScriptedReply[],
+  ): Promise<{ provider: MockResponsesProvider; home: CodexHome; workspace: string; env: Record<string, string> }> {
     const provider = await MockResponsesProvider.start({ script });
     cleanups.push(() => provider.close());
     const home = await createCodexHome({ provider });
     cleanups.push(() => home.cleanup());
     const workspace = await temporaryDirectory("workspace");
-    return { provider, home, workspace, env: { PATH: process.env["PATH"] ?? "", ...home.env } };
+    return { provider, home, workspace, env: { PATH: process.env.PATH ?? "", ...home.env } };
   }
 
   function runScenario(input: ScenarioInput, options: Partial<RunUnderRuntimeOptions> = {}): Promise<RuntimeRun> {
@@ -69,14 +71,14 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       expectFinished(run);
 
       const initialized = resultOf(run, "initialized");
-      expect(initialized["initializeResponse"]).toMatchObject({ userAgent: expect.stringContaining(`codex-rpc-${suite.runtime}-tests`), codexHome: home.dir });
+      expect(initialized.initializeResponse).toMatchObject({ userAgent: expect.stringContaining(`codex-rpc-${suite.runtime}-tests`), codexHome: home.dir });
       const turn = resultOf(run, "turn-completed");
       expect(turn).toMatchObject({ status: "completed", finalText: text });
-      expect(turn["deltas"].length).toBeGreaterThan(1);
-      expect(turn["deltas"].join("")).toBe(text);
+      expect(turn.deltas.length).toBeGreaterThan(1);
+      expect(turn.deltas.join("")).toBe(text);
       expect(provider.requests).toHaveLength(1);
-      expect(resultOf(run, "closed")["close"]).toMatchObject({ reason: "closed", exitCode: 0, stderrTail: expect.any(Array) });
-      expect(isProcessRunning(initialized["pid"])).toBe(false);
+      expect(resultOf(run, "closed").close).toMatchObject({ reason: "closed", exitCode: 0, stderrTail: expect.any(Array) });
+      expect(isProcessRunning(initialized.pid)).toBe(false);
     });
 
     it("fails with BINARY_NOT_FOUND listing every place it searched", async () => {
@@ -86,12 +88,12 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       const run = await runScenario({ scenario: "not-found" }, { cwd: emptyProject, env: { ...inherited, PATH: emptyBin } });
       expectFinished(run);
 
-      const search = resultOf(run, "search-failed")["error"];
+      const search = resultOf(run, "search-failed").error;
       expect(search).toMatchObject({ name: "CodexRpcError", code: "BINARY_NOT_FOUND" });
       expect(search.message).toContain("CODEX_BIN: not set");
       expect(search.message).toContain(`@openai/codex in node_modules from ${emptyProject} upwards: not installed there`);
       expect(search.message).toMatch(/PATH: no executable codex in any of its \d+ directories/);
-      const explicit = resultOf(run, "explicit-failed")["error"];
+      const explicit = resultOf(run, "explicit-failed").error;
       expect(explicit).toMatchObject({ code: "BINARY_NOT_FOUND" });
       expect(explicit.message).toContain("the explicit path /nonexistent/bin/codex: does not exist");
     });
@@ -99,7 +101,11 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
     it("an exit at start (CODEX_HOME missing) rejects connect with ConnectionClosedError: exit code and stderr tail", async () => {
       const workspace = await temporaryDirectory("workspace");
       const missingHome = join(workspace, "no-such-codex-home");
-      const run = await runScenario({ scenario: "exit-at-start", env: { PATH: process.env["PATH"] ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" }, cwd: workspace });
+      const run = await runScenario({
+        scenario: "exit-at-start",
+        env: { PATH: process.env.PATH ?? "", CODEX_HOME: missingHome, HOME: workspace, NO_COLOR: "1" },
+        cwd: workspace,
+      });
       expectFinished(run);
 
       const { error } = resultOf(run, "connect-failed");
@@ -107,7 +113,7 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       expect(error.close).toMatchObject({ reason: "exit", exitCode: 1, signal: null });
       expect(error.close.stderrTail.join("\n")).toContain("no-such-codex-home");
       expect(error.message).toContain("server exited with code 1");
-      expect(isProcessRunning(resultOf(run, "spawned")["pid"])).toBe(false);
+      expect(isProcessRunning(resultOf(run, "spawned").pid)).toBe(false);
     });
 
     it("a server SIGKILLed mid-turn rejects the turn with CONNECTION_CLOSED and the signal; the script ends by itself", async () => {
@@ -117,9 +123,9 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
         { scenario: "killed-mid-turn", env, cwd: workspace },
         {
           onResult: (result) => {
-            if (result["event"] !== "turn-started") return;
+            if (result.event !== "turn-started") return;
             killed = provider.waitForRequests(1).then(() => {
-              process.kill(result["pid"] as number, "SIGKILL");
+              process.kill(result.pid as number, "SIGKILL");
             });
           },
         },
@@ -130,8 +136,8 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       const { error } = resultOf(run, "turn-failed");
       expect(error).toMatchObject({ code: "CONNECTION_CLOSED", isConnectionClosedError: true });
       expect(error.close).toMatchObject({ reason: "exit", exitCode: null, signal: "SIGKILL", stderrTail: expect.any(Array) });
-      expect(resultOf(run, "closed")["close"]).toMatchObject({ reason: "exit", signal: "SIGKILL" });
-      expect(isProcessRunning(resultOf(run, "turn-started")["pid"])).toBe(false);
+      expect(resultOf(run, "closed").close).toMatchObject({ reason: "exit", signal: "SIGKILL" });
+      expect(isProcessRunning(resultOf(run, "turn-started").pid)).toBe(false);
     });
 
     it("cancellation: an aborted signal starts nothing, aborts connect() and connectCodex() mid-handshake; await using ends transports and clients", async () => {
@@ -139,13 +145,13 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
       const run = await runScenario({ scenario: "cancellation", env, cwd: workspace, prompt: "Say it." });
       expectFinished(run);
 
-      expect(resultOf(run, "spawn-aborted")["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      expect(resultOf(run, "spawn-aborted").error).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
       const aborted = resultOf(run, "connect-aborted");
-      expect(aborted["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
-      expect(aborted["close"]).toMatchObject({ reason: "closed" });
-      expect(isProcessRunning(aborted["pid"])).toBe(false);
-      expect(resultOf(run, "connect-codex-aborted")["error"]).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
-      expect(isProcessRunning(resultOf(run, "transport-disposed")["pid"])).toBe(false);
+      expect(aborted.error).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      expect(aborted.close).toMatchObject({ reason: "closed" });
+      expect(isProcessRunning(aborted.pid)).toBe(false);
+      expect(resultOf(run, "connect-codex-aborted").error).toMatchObject({ name: "RequestAbortedError", code: "REQUEST_ABORTED" });
+      expect(isProcessRunning(resultOf(run, "transport-disposed").pid)).toBe(false);
       expect(resultOf(run, "turn-completed")).toMatchObject({ status: "completed", finalText: "Disposed cleanly.", state: "open" });
       resultOf(run, "client-disposed");
     });
@@ -154,12 +160,16 @@ export function describeAdapterAgainstRealCodex(suite: RealCodexAdapterSuite): v
 
 /** The script ended by itself, cleanly, and printed `done`. */
 function expectFinished(run: RuntimeRun): void {
-  expect({ timedOut: run.timedOut, exitCode: run.exitCode, otherOutput: run.otherOutput }, run.stderr).toEqual({ timedOut: false, exitCode: 0, otherOutput: [] });
+  expect({ timedOut: run.timedOut, exitCode: run.exitCode, otherOutput: run.otherOutput }, run.stderr).toEqual({
+    timedOut: false,
+    exitCode: 0,
+    otherOutput: [],
+  });
   expect(run.results.at(-1)).toEqual({ event: "done" });
 }
 
 function resultOf(run: RuntimeRun, event: string): Record<string, any> {
-  const found = run.results.find((result) => result["event"] === event);
+  const found = run.results.find((result) => result.event === event);
   if (!found) throw new Error(`the script printed no ${event}; it printed ${JSON.stringify(run.results)}; stderr: ${run.stderr}`);
   return found;
 }

@@ -122,7 +122,15 @@ export function runUnderRuntime(runtime: RuntimeName, args: readonly string[], o
   return new Promise<RuntimeRun>((resolvePromise) => {
     child.once("error", (error) => {
       clearTimeout(timer);
-      resolvePromise({ exitCode: null, signal: null, results, otherOutput, stderr: `${stderr}\n${error.message}`, timedOut, elapsedMs: performance.now() - startedAt });
+      resolvePromise({
+        exitCode: null,
+        signal: null,
+        results,
+        otherOutput,
+        stderr: `${stderr}\n${error.message}`,
+        timedOut,
+        elapsedMs: performance.now() - startedAt,
+      });
     });
     child.once("close", (exitCode, signal) => {
       clearTimeout(timer);

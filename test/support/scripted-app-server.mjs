@@ -79,7 +79,17 @@ export function threadStartResult(params = {}, id = DEFAULT_THREAD_ID) {
 }
 
 export function scriptedTurn(id = DEFAULT_TURN_ID, status = "inProgress") {
-  return { completedAt: null, durationMs: null, error: null, id, items: [], itemsView: "full", rootTurnId: null, startedAt: Math.floor(Date.now() / 1000), status };
+  return {
+    completedAt: null,
+    durationMs: null,
+    error: null,
+    id,
+    items: [],
+    itemsView: "full",
+    rootTurnId: null,
+    startedAt: Math.floor(Date.now() / 1000),
+    status,
+  };
 }
 
 export function turnStartResult(id = DEFAULT_TURN_ID) {

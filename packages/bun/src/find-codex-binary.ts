@@ -29,11 +29,14 @@ export interface FindCodexBinaryOptions {
  * @throws CodexRpcError `BINARY_NOT_FOUND`, listing every place tried and why it failed.
  */
 export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
-  return searchCodexBinary(nodeStyleBinaryHost(BUN_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: false }), {
-    explicitPath: options.explicitPath,
-    packageSearchFrom: options.packageSearchFrom ?? [process.cwd()],
-    installAdvice: "Install it with `bun add @openai/codex` (or npm), set CODEX_BIN, or pass the binary's path as codexPath.",
-  });
+  return searchCodexBinary(
+    nodeStyleBinaryHost(BUN_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: false }),
+    {
+      explicitPath: options.explicitPath,
+      packageSearchFrom: options.packageSearchFrom ?? [process.cwd()],
+      installAdvice: "Install it with `bun add @openai/codex` (or npm), set CODEX_BIN, or pass the binary's path as codexPath.",
+    },
+  );
 }
 
 /** What the search reads the file system with: the `node:fs` and `node:path` Bun implements. */

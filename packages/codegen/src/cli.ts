@@ -41,8 +41,8 @@ type Io = { out: (line: string) => void; err: (line: string) => void };
 export async function main(
   argv: readonly string[],
   io: Io = {
-    out: (line) => process.stdout.write(line + "\n"),
-    err: (line) => process.stderr.write(line + "\n"),
+    out: (line) => process.stdout.write(`${line}\n`),
+    err: (line) => process.stderr.write(`${line}\n`),
   },
 ): Promise<number> {
   try {
@@ -76,7 +76,10 @@ function runGenerate(args: readonly string[], io: Io): number {
   });
   const sources = (["schemas", "codex", "codex-version"] as const).filter((flag) => values[flag] !== undefined);
   if (sources.length !== 1) {
-    throw new CodegenError("USAGE", sources.length === 0 ? "--schemas DIR is required (or --codex PATH, or --codex-version X)" : `give one of --${sources.join(", --")}`);
+    throw new CodegenError(
+      "USAGE",
+      sources.length === 0 ? "--schemas DIR is required (or --codex PATH, or --codex-version X)" : `give one of --${sources.join(", --")}`,
+    );
   }
   required(values.out, "--out DIR"); // before a download that would be wasted
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);

@@ -85,10 +85,11 @@ export function generate(options: GenerateOptions): GenerateResult {
     const emitter = new TypeEmitter(bundle, clientWritten, methods.all);
     const include = options.include ?? ["types", "validators"];
     const modules: Iterable<[string, SourceFile]>[] = [];
-    if (include.includes("types")) modules.push(Object.entries({ ...emitProtocolModules(methods, emitter), ...emitIndexModules(directory.codexVersion, bundle.flavor) }));
+    if (include.includes("types"))
+      modules.push(Object.entries({ ...emitProtocolModules(methods, emitter), ...emitIndexModules(directory.codexVersion, bundle.flavor) }));
     if (include.includes("validators")) modules.push(emitValidatorModules(bundle, methods));
     // Printed as each is emitted (the validators are emitted lazily), so no node outlives its text.
-    for (const list of modules) for (const [name, node] of list) files.set(`${bundle.flavor}/${name}`, header + "\n" + printSourceFile(node));
+    for (const list of modules) for (const [name, node] of list) files.set(`${bundle.flavor}/${name}`, `${header}\n${printSourceFile(node)}`);
     const results: ResultReport[] = methods.all.flatMap((m) =>
       m.result
         ? [{ union: METHOD_UNIONS[m.kind], method: m.method, resolvedBy: m.result.resolvedBy, definition: m.result.definition?.name, how: m.result.how }]

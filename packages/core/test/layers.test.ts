@@ -32,7 +32,25 @@ const LAYERS: Readonly<Record<string, number>> = {
 const ALLOWED_PACKAGES = ["rxjs", "@codex-rpc/protocol"];
 
 /** Runtime globals core must not touch: it runs on every runtime and is given what it needs. */
-const RUNTIME_GLOBALS = new Set(["Deno", "Bun", "process", "Buffer", "require", "module", "__dirname", "__filename", "global", "window", "document", "navigator", "self", "setImmediate", "localStorage", "location", "XMLHttpRequest"]);
+const RUNTIME_GLOBALS = new Set([
+  "Deno",
+  "Bun",
+  "process",
+  "Buffer",
+  "require",
+  "module",
+  "__dirname",
+  "__filename",
+  "global",
+  "window",
+  "document",
+  "navigator",
+  "self",
+  "setImmediate",
+  "localStorage",
+  "location",
+  "XMLHttpRequest",
+]);
 
 const RULES: LayerRules = { name: "core", layers: LAYERS, allowedPackages: ALLOWED_PACKAGES, runtimeModules: false };
 

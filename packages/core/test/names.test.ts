@@ -27,7 +27,9 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
  */
 function load(entries: readonly string[], virtualFiles: Readonly<Record<string, string>> = {}) {
   const probe = join(SOURCE_ROOT, "__protocol-probe__.ts");
-  const inMemory = new Map(Object.entries({ ...virtualFiles, [probe]: PROTOCOL_ENTRIES.map((specifier, i) => `export * as p${i} from "${specifier}";`).join("\n") }));
+  const inMemory = new Map(
+    Object.entries({ ...virtualFiles, [probe]: PROTOCOL_ENTRIES.map((specifier, i) => `export * as p${i} from "${specifier}";`).join("\n") }),
+  );
   const host = ts.createCompilerHost(COMPILER_OPTIONS);
   const readFile = host.readFile.bind(host);
   const fileExists = host.fileExists.bind(host);
@@ -57,7 +59,9 @@ function load(entries: readonly string[], virtualFiles: Readonly<Record<string, 
 function isObservable(type: ts.Type, checker: ts.TypeChecker): boolean {
   const name = (type.aliasSymbol ?? type.getSymbol())?.name;
   if (name === "Observable") return true;
-  return ["subscribe", "pipe"].every((member) => checker.getPropertyOfType(type, member) !== undefined) && name !== undefined && /Observable|Subject/.test(name);
+  return (
+    ["subscribe", "pipe"].every((member) => checker.getPropertyOfType(type, member) !== undefined) && name !== undefined && /Observable|Subject/.test(name)
+  );
 }
 
 /** Every public property (or getter) of an exported class or interface whose name and type disagree on `$`. */

@@ -23,7 +23,11 @@ function codegenBin(): string {
 it("stable, experimental and a codex 0.166.0 module each type the client, strict under nodenext", () => {
   const out = `${surfaces}protocol-0.166.0`;
   rmSync(out, { recursive: true, force: true });
-  execFileSync(process.execPath, [codegenBin(), "generate", "--schemas", `${repository}schemas/codex/0.166.0`, "--out", out, "--package", "codex-protocol-0.166.0"], { stdio: "pipe" });
+  execFileSync(
+    process.execPath,
+    [codegenBin(), "generate", "--schemas", `${repository}schemas/codex/0.166.0`, "--out", out, "--package", "codex-protocol-0.166.0"],
+    { stdio: "pipe" },
+  );
   const tsc = require.resolve("typescript/bin/tsc");
   let output = "";
   try {

@@ -31,11 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientRequestMap, ClientRequestMethod } from "@codex-rpc/protocol";
 import type { Validator } from "@codex-rpc/protocol/validators";
 import { clientRequestResults, serverNotificationParams } from "@codex-rpc/protocol/validators/incoming";
-import {
-  AppServerProcess,
-  findUnusedLoopbackPort,
-  type JsonRpcReply,
-} from "./support/app-server-process.js";
+import { AppServerProcess, findUnusedLoopbackPort, type JsonRpcReply } from "./support/app-server-process.js";
 import { PINNED_CODEX_VERSION, pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 
 const CODEX_VERSION = "0.169.0";
@@ -52,10 +48,7 @@ interface ReadCase {
 }
 
 /** A read request whose params are type-checked against the generated ClientRequestMap. */
-function read<M extends ClientRequestMethod>(
-  method: M,
-  params: (context: Context) => ClientRequestMap[M]["params"],
-): ReadCase {
+function read<M extends ClientRequestMethod>(method: M, params: (context: Context) => ClientRequestMap[M]["params"]): ReadCase {
   return { method, send: (server, context) => server.request(method, params(context)) };
 }
 
@@ -100,9 +93,7 @@ function check(label: string, validate: Validator<unknown>, value: unknown): voi
   } catch (error) {
     throw new Error(`${label} validator threw ${String(error)}\nvalue: ${JSON.stringify(value)}`, { cause: error });
   }
-  expect(valid, `${label} failed its validator: ${JSON.stringify(validate.errors)}\nvalue: ${JSON.stringify(value)}`).toBe(
-    true,
-  );
+  expect(valid, `${label} failed its validator: ${JSON.stringify(validate.errors)}\nvalue: ${JSON.stringify(value)}`).toBe(true);
 }
 
 /** `reply` must be a result (not an error) that passes the method's generated result validator. */
@@ -146,7 +137,7 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
       codexBinary: pinnedCodexBinary(),
       cwd: home,
       // The whole environment: no OPENAI_API_KEY, no CODEX_* from the caller, no real HOME.
-      env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: home, NO_COLOR: "1" },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home, CODEX_HOME: home, NO_COLOR: "1" },
       requestTimeoutMs: 15_000,
     });
     initializeReply = await server.request("initialize", {
@@ -220,11 +211,7 @@ describe(`real codex app-server ${CODEX_VERSION} (stdio, offline)`, () => {
     expect(running.badLines, "stdout lines that are not protocol messages").toEqual([]);
     for (const { method, params } of running.notifications) {
       expect(method in serverNotificationParams, `unknown notification ${method}`).toBe(true);
-      check(
-        `${method} notification params`,
-        serverNotificationParams[method as keyof typeof serverNotificationParams],
-        params,
-      );
+      check(`${method} notification params`, serverNotificationParams[method as keyof typeof serverNotificationParams], params);
       checkedNotifications.add(method);
     }
   });

@@ -15,9 +15,7 @@ const UNIONS = {
 
 /** The methods a vendored schema bundle lists in one of its root unions. */
 function schemaMethods(flavor: "stable" | "experimental", union: keyof typeof UNIONS): string[] {
-  const file = fileURLToPath(
-    new URL(`../../../schemas/codex/0.169.0/${flavor}/codex_app_server_protocol.schemas.json`, import.meta.url),
-  );
+  const file = fileURLToPath(new URL(`../../../schemas/codex/0.169.0/${flavor}/codex_app_server_protocol.schemas.json`, import.meta.url));
   const bundle = JSON.parse(readFileSync(file, "utf8"));
   const members: { properties: { method: { enum: string[] } } }[] = bundle.definitions[union].oneOf;
   return members.map((member) => member.properties.method.enum[0] as string);

@@ -4,9 +4,7 @@ import { checkParity } from "./support/parity-check.js";
 
 const oursTypesFile = fileURLToPath(new URL("../generated/stable/types.d.ts", import.meta.url));
 const theirsDir = fileURLToPath(new URL("../../../schemas/codex/0.169.0/typescript", import.meta.url));
-const schemaBundle = fileURLToPath(
-  new URL("../../../schemas/codex/0.169.0/stable/codex_app_server_protocol.schemas.json", import.meta.url),
-);
+const schemaBundle = fileURLToPath(new URL("../../../schemas/codex/0.169.0/stable/codex_app_server_protocol.schemas.json", import.meta.url));
 
 describe("parity with codex's own generate-ts types", () => {
   it("every shared type name is mutually assignable, except the differences recorded and explained", async () => {
@@ -27,13 +25,8 @@ describe("parity with codex's own generate-ts types", () => {
     // Every difference, by type, direction and innermost property: a new or vanished difference fails
     // here and must be explained in packages/codegen/README.md ("Parity with codex's own types").
     const recorded = Object.fromEntries(
-      names.map((name) => [
-        name,
-        (result.differing.get(name) ?? []).map((d) => `${d.direction}: ${d.property ?? "(whole type)"}: ${d.kind}`).sort(),
-      ]),
+      names.map((name) => [name, (result.differing.get(name) ?? []).map((d) => `${d.direction}: ${d.property ?? "(whole type)"}: ${d.kind}`).sort()]),
     );
-    await expect(JSON.stringify({ bigintOnly: result.bigintOnly, differing: recorded }, null, 2) + "\n").toMatchFileSnapshot(
-      "./parity-differences.json",
-    );
+    await expect(`${JSON.stringify({ bigintOnly: result.bigintOnly, differing: recorded }, null, 2)}\n`).toMatchFileSnapshot("./parity-differences.json");
   });
 });

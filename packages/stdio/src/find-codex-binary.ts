@@ -39,13 +39,16 @@ export function codexPlatformTarget(platform: string = process.platform, arch: s
  * @throws CodexRpcError `BINARY_NOT_FOUND`, listing every place tried and why it failed.
  */
 export function findCodexBinary(options: FindCodexBinaryOptions = {}): string {
-  return searchCodexBinary(nodeStyleBinaryHost(NODE_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: true }), {
-    explicitPath: options.explicitPath,
-    packageSearchFrom: options.packageSearchFrom ?? [process.cwd(), fileURLToPath(new URL(".", import.meta.url))],
-    describePackageLookup: (directory) => `@openai/codex resolved from ${directory}`,
-    acceptNodeLauncher: true,
-    installAdvice: "Install it with `npm install @openai/codex` (or globally), set CODEX_BIN, or pass the binary's path.",
-  });
+  return searchCodexBinary(
+    nodeStyleBinaryHost(NODE_FILE_SYSTEM, { platform: process.platform, arch: process.arch, env: options.env ?? process.env, runsNodeScripts: true }),
+    {
+      explicitPath: options.explicitPath,
+      packageSearchFrom: options.packageSearchFrom ?? [process.cwd(), fileURLToPath(new URL(".", import.meta.url))],
+      describePackageLookup: (directory) => `@openai/codex resolved from ${directory}`,
+      acceptNodeLauncher: true,
+      installAdvice: "Install it with `npm install @openai/codex` (or globally), set CODEX_BIN, or pass the binary's path.",
+    },
+  );
 }
 
 /** What the search reads the file system with. */

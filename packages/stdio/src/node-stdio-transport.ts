@@ -1,4 +1,4 @@
-import { type JsonRpcMessage, type Transport, type TransportCloseInfo, type TransportDiagnostic } from "@codex-rpc/core";
+import type { JsonRpcMessage, Transport, TransportCloseInfo, TransportDiagnostic } from "@codex-rpc/core";
 import { asyncDisposeSymbol, createNdjsonTransport, type NdjsonInputSink, type NdjsonTransport } from "@codex-rpc/core/transport";
 import { StderrTail, describeSpawnError, shutDownProcess, type ProcessTransportOptions } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";

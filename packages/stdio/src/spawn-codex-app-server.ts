@@ -40,4 +40,3 @@ export async function spawnCodexAppServer(options: SpawnCodexAppServerOptions = 
   if (child.pid === undefined) throw new ConnectionClosedError(await transport.closed);
   return transport;
 }
-

@@ -27,7 +27,6 @@ async function startServer(env: Record<string, string | undefined> = { ...proces
   return transport;
 }
 
-
 const initialize = {
   id: 1,
   method: "initialize",

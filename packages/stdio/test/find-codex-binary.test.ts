@@ -109,7 +109,9 @@ describe.skipIf(!target)("findCodexBinary", () => {
   it("does not fall back when the explicit path is unusable", () => {
     const place = everyPlace();
     const missing = join(root, "nope", exe);
-    const error = catchError(() => findCodexBinary({ explicitPath: missing, env: { CODEX_BIN: place.codexBin, PATH: place.pathDir }, packageSearchFrom: [place.project] }));
+    const error = catchError(() =>
+      findCodexBinary({ explicitPath: missing, env: { CODEX_BIN: place.codexBin, PATH: place.pathDir }, packageSearchFrom: [place.project] }),
+    );
     expect(error).toMatchObject({ code: "BINARY_NOT_FOUND" });
     expect(error.message).toContain(`the explicit path ${missing}: does not exist`);
   });
@@ -128,7 +130,9 @@ describe.skipIf(!target)("findCodexBinary", () => {
     const withLauncherOnly = join(root, "broken");
     const broken = fakeCodexPackage(withLauncherOnly, { withPlatformPackage: false });
     rmSync(broken.launcher);
-    const error = catchError(() => findCodexBinary({ env: { PATH: [join(root, "x"), join(root, "y")].join(delimiter) }, packageSearchFrom: [empty, withLauncherOnly] }));
+    const error = catchError(() =>
+      findCodexBinary({ env: { PATH: [join(root, "x"), join(root, "y")].join(delimiter) }, packageSearchFrom: [empty, withLauncherOnly] }),
+    );
     expect(error).toBeInstanceOf(CodexRpcError);
     expect(error.code).toBe("BINARY_NOT_FOUND");
     const lines = error.message.split("\n");

@@ -24,7 +24,6 @@ function killQuietly(pid: number): void {
   }
 }
 
-
 /** Runs `script` (CommonJS) in a Node child with piped stdio, wrapped in a NodeStdioTransport. */
 function fakeServer(script: string, options: NodeStdioTransportOptions = {}): NodeStdioTransport {
   const child = spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "pipe"] });
@@ -56,7 +55,12 @@ const ECHO_SERVER = `
 describe("NodeStdioTransport", () => {
   it("round-trips messages in order and exits cleanly on close()", async () => {
     const transport = fakeServer(ECHO_SERVER);
-    const replies = firstValueFrom(transport.messages$.pipe(filter((m) => "id" in m), toArray()));
+    const replies = firstValueFrom(
+      transport.messages$.pipe(
+        filter((m) => "id" in m),
+        toArray(),
+      ),
+    );
     await Promise.all(Array.from({ length: 200 }, (_, id) => transport.send({ id, method: "echo", params: { id, text: "héllo 😀" } })));
     await transport.close();
     const received = await replies;
@@ -89,10 +93,10 @@ describe("NodeStdioTransport", () => {
   });
 
   it("close() escalates to SIGTERM when the server ignores its stdin closing", async () => {
-    const transport = fakeServer(
-      `process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write('{"method":"ready"}\\n');`,
-      { stdinEndTimeoutMs: 100, sigtermTimeoutMs: 5000 },
-    );
+    const transport = fakeServer(`process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write('{"method":"ready"}\\n');`, {
+      stdinEndTimeoutMs: 100,
+      sigtermTimeoutMs: 5000,
+    });
     await nextMessage(transport, "ready");
     const pid = transport.pid!;
     await transport.close();
@@ -133,7 +137,9 @@ describe("NodeStdioTransport", () => {
     const transport = new NodeStdioTransport(child);
     const info = await transport.closed;
     expect(info.reason).toBe("error");
-    expect((info.error as Error).message).toBe("could not start /nonexistent/codex-rpc-test-binary: /nonexistent/codex-rpc-test-binary does not exist (ENOENT)");
+    expect((info.error as Error).message).toBe(
+      "could not start /nonexistent/codex-rpc-test-binary: /nonexistent/codex-rpc-test-binary does not exist (ENOENT)",
+    );
     expect(transport.pid).toBeUndefined();
     await transport.close(); // nothing to end; resolves
   });

@@ -134,12 +134,7 @@ export class MockResponsesProvider {
         reject,
         timer: setTimeout(() => {
           this.#waiters.delete(waiter);
-          reject(
-            new MockProviderError(
-              "WAIT_TIMEOUT",
-              `mock provider: waited ${timeoutMs} ms for ${count} request(s), got ${this.#requests.length}`,
-            ),
-          );
+          reject(new MockProviderError("WAIT_TIMEOUT", `mock provider: waited ${timeoutMs} ms for ${count} request(s), got ${this.#requests.length}`));
         }, timeoutMs),
       };
       this.#waiters.add(waiter);

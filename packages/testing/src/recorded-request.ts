@@ -39,12 +39,10 @@ function isRecord(value: unknown): value is Readonly<Record<string, unknown>> {
 
 /** The `input_text` parts of a message's `content`. */
 function inputTexts(item: ResponsesInputItem): string[] {
-  const content = item["content"];
+  const content = item.content;
   if (typeof content === "string") return [content];
   if (!Array.isArray(content)) return [];
-  return content.flatMap((part: unknown) =>
-    isRecord(part) && part["type"] === "input_text" && typeof part["text"] === "string" ? [part["text"]] : [],
-  );
+  return content.flatMap((part: unknown) => (isRecord(part) && part.type === "input_text" && typeof part.text === "string" ? [part.text] : []));
 }
 
 export class RecordedRequest {
@@ -81,25 +79,25 @@ export class RecordedRequest {
 
   /** The `model` field of the body. */
   get model(): string | undefined {
-    const model = isRecord(this.body) ? this.body["model"] : undefined;
+    const model = isRecord(this.body) ? this.body.model : undefined;
     return typeof model === "string" ? model : undefined;
   }
 
   /** The body's `input` array: the whole conversation codex sends each time. */
   get input(): readonly ResponsesInputItem[] {
-    const input = isRecord(this.body) ? this.body["input"] : undefined;
+    const input = isRecord(this.body) ? this.body.input : undefined;
     return Array.isArray(input) ? input.filter(isRecord) : [];
   }
 
   /** The body's `tools` array, as codex offers them to the model. */
   get tools(): readonly Readonly<Record<string, unknown>>[] {
-    const tools = isRecord(this.body) ? this.body["tools"] : undefined;
+    const tools = isRecord(this.body) ? this.body.tools : undefined;
     return Array.isArray(tools) ? tools.filter(isRecord) : [];
   }
 
   /** Names of the offered tools (`exec_command`, `request_user_input`, dynamic tools, namespaces, …). */
   toolNames(): string[] {
-    return this.tools.flatMap((tool) => (typeof tool["name"] === "string" ? [tool["name"]] : []));
+    return this.tools.flatMap((tool) => (typeof tool.name === "string" ? [tool.name] : []));
   }
 
   /**
@@ -107,9 +105,7 @@ export class RecordedRequest {
    * messages too (`<environment_context>…`), so the prompt is usually the last one.
    */
   userTexts(): string[] {
-    return this.input
-      .filter((item) => item["type"] === "message" && item["role"] === "user")
-      .flatMap((item) => inputTexts(item));
+    return this.input.filter((item) => item.type === "message" && item.role === "user").flatMap((item) => inputTexts(item));
   }
 
   /** The text of the last user message: normally what `turn/start` sent. */
@@ -120,9 +116,7 @@ export class RecordedRequest {
   /** Every `function_call_output` in `input`: the results of earlier tool calls. */
   functionCallOutputs(): FunctionCallOutput[] {
     return this.input.flatMap((item) =>
-      item["type"] === "function_call_output" && typeof item["call_id"] === "string"
-        ? [{ callId: item["call_id"], output: item["output"] }]
-        : [],
+      item.type === "function_call_output" && typeof item.call_id === "string" ? [{ callId: item.call_id, output: item.output }] : [],
     );
   }
 

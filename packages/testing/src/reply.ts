@@ -1,15 +1,7 @@
 // The script language: `reply.text("Hello", { chunks: 3 })`, `reply.execCommand({ cmd: "ls" })`, …
 // Each builder returns one ScriptedReply, the answer to one model request.
 
-import type {
-  FailedResponseReply,
-  FunctionCallReply,
-  HangReply,
-  HttpErrorReply,
-  ScriptedOutputItem,
-  ScriptedUsage,
-  StreamReply,
-} from "./scripted-reply.js";
+import type { FailedResponseReply, FunctionCallReply, HangReply, HttpErrorReply, ScriptedOutputItem, ScriptedUsage, StreamReply } from "./scripted-reply.js";
 
 /** The arguments of codex's `exec_command` tool, as its schema in the request body spells them. */
 export interface ExecCommandArguments {

@@ -11,12 +11,7 @@
 // treats a stream without `response.completed` (or one whose `response` has no `id`) as
 // disconnected.
 
-import type {
-  ResponsesOutputItem,
-  ResponsesResponse,
-  ResponsesStreamEvent,
-  ResponsesUsage,
-} from "./responses-stream-event.js";
+import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent, ResponsesUsage } from "./responses-stream-event.js";
 import type { FailedResponseReply, ScriptedOutputItem, ScriptedUsage, StreamReply } from "./scripted-reply.js";
 
 /** Ids and names that vary per request; the provider makes them unique. */

@@ -46,15 +46,9 @@ describe("client-side tools against the real codex app-server", () => {
       { type: "function", name: "lookup_weather", description: "Looks up the weather.", inputSchema: CITY_SCHEMA },
       call,
     );
-    expect(codex.provider.requests[0]?.tools).toContainEqual(
-      expect.objectContaining({ type: "function", name: "lookup_weather", parameters: CITY_SCHEMA }),
-    );
-    expect(calls).toEqual([
-      expect.objectContaining({ callId: call.callId, tool: "lookup_weather", namespace: null, arguments: { city: "Paris" } }),
-    ]);
-    const toolItems = run.notifications.flatMap((n) =>
-      n.method === "item/completed" && n.params.item.type === "dynamicToolCall" ? [n.params.item] : [],
-    );
+    expect(codex.provider.requests[0]?.tools).toContainEqual(expect.objectContaining({ type: "function", name: "lookup_weather", parameters: CITY_SCHEMA }));
+    expect(calls).toEqual([expect.objectContaining({ callId: call.callId, tool: "lookup_weather", namespace: null, arguments: { city: "Paris" } })]);
+    const toolItems = run.notifications.flatMap((n) => (n.method === "item/completed" && n.params.item.type === "dynamicToolCall" ? [n.params.item] : []));
     expect(toolItems).toEqual([expect.objectContaining({ id: call.callId, status: "completed", success: true })]);
     // Text content items reach the model as a plain string output.
     expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toBe("sunny, 21 °C");
@@ -89,11 +83,7 @@ describe("client-side tools against the real codex app-server", () => {
       return { answers: { colour: { answers: ["Blue"] } } };
     });
     const thread = await codex.startThread();
-    const run = await codex.runTurn(
-      thread,
-      "pick a colour",
-      options.plan ? { collaborationMode: { mode: "plan", settings: { model: "mock-model" } } } : {},
-    );
+    const run = await codex.runTurn(thread, "pick a colour", options.plan ? { collaborationMode: { mode: "plan", settings: { model: "mock-model" } } } : {});
     return { codex, call, asked, run };
   }
 

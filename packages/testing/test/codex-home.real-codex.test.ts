@@ -55,7 +55,7 @@ describe("createCodexHome", () => {
       features: { default_mode_request_user_input: true, "odd key": false },
     });
     expect(toml.indexOf('model_reasoning_effort = "high"')).toBeLessThan(toml.indexOf("[model_providers.mock]"));
-    expect(toml).toContain("[features]\nplugins = false\ndefault_mode_request_user_input = true\n\"odd key\" = false\n");
+    expect(toml).toContain('[features]\nplugins = false\ndefault_mode_request_user_input = true\n"odd key" = false\n');
   });
 });
 
@@ -71,9 +71,7 @@ describe("createCodexHome with the real codex app-server", () => {
       home: { model: "gpt-mock-5", extraConfig: 'model_reasoning_effort = "high"\n\n[shell_environment_policy]\ninherit = "core"\n' },
     });
     const { config } = await codex.client.request("config/read", { cwd: codex.workspace, includeLayers: false });
-    expect(config).toEqual(
-      expect.objectContaining({ model: "gpt-mock-5", model_provider: "mock", model_reasoning_effort: "high" }),
-    );
+    expect(config).toEqual(expect.objectContaining({ model: "gpt-mock-5", model_provider: "mock", model_reasoning_effort: "high" }));
     expect(config.analytics).toEqual(expect.objectContaining({ enabled: false }));
   });
 
@@ -86,7 +84,7 @@ describe("createCodexHome with the real codex app-server", () => {
     const { turn } = await codex.runTurn(thread, "hi");
     expect(turn.status).toBe("completed");
     const [request] = codex.provider.requests;
-    expect(request?.headers["authorization"]).toBeUndefined();
+    expect(request?.headers.authorization).toBeUndefined();
     expect(JSON.stringify(request?.headers)).not.toContain("sk-must-not-leak");
   });
 });

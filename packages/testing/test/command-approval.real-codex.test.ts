@@ -47,12 +47,8 @@ describe("exec_command approval against the real codex app-server", () => {
       }),
     ]);
     expect(existsSync(marker)).toBe(true);
-    const commandItems = run.notifications.flatMap((n) =>
-      n.method === "item/completed" && n.params.item.type === "commandExecution" ? [n.params.item] : [],
-    );
-    expect(commandItems).toEqual([
-      expect.objectContaining({ id: call.callId, status: "completed", exitCode: 0, aggregatedOutput: "command-ran\n" }),
-    ]);
+    const commandItems = run.notifications.flatMap((n) => (n.method === "item/completed" && n.params.item.type === "commandExecution" ? [n.params.item] : []));
+    expect(commandItems).toEqual([expect.objectContaining({ id: call.callId, status: "completed", exitCode: 0, aggregatedOutput: "command-ran\n" })]);
     expect(run.turn.status).toBe("completed");
 
     // The next request answers the call: its function_call_output carries the command's output.
@@ -69,12 +65,8 @@ describe("exec_command approval against the real codex app-server", () => {
 
     expect(approvals).toHaveLength(1);
     expect(existsSync(marker)).toBe(false);
-    const commandItems = run.notifications.flatMap((n) =>
-      n.method === "item/completed" && n.params.item.type === "commandExecution" ? [n.params.item] : [],
-    );
-    expect(commandItems).toEqual([
-      expect.objectContaining({ id: call.callId, status: "declined", exitCode: null, aggregatedOutput: null }),
-    ]);
+    const commandItems = run.notifications.flatMap((n) => (n.method === "item/completed" && n.params.item.type === "commandExecution" ? [n.params.item] : []));
+    expect(commandItems).toEqual([expect.objectContaining({ id: call.callId, status: "declined", exitCode: null, aggregatedOutput: null })]);
     // Codex 0.169.0 answers the call with `exec_command failed: CreateProcess { message:
     // "Rejected(\"rejected by user\")" }` and lets the model go on; the turn still completes.
     expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toEqual(expect.stringContaining("rejected by user"));

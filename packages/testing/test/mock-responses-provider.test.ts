@@ -128,10 +128,7 @@ describe("MockResponsesProvider", () => {
     const frames = parseSse(await (await postResponses(provider)).text());
     const completed = frames.at(-1)?.data;
     expect(completed?.type).toBe("response.completed");
-    expect(completed?.type === "response.completed" ? completed.response.output.map((item) => item.id) : []).toEqual([
-      "msg_mock_0_0",
-      "fc_mock_0_1",
-    ]);
+    expect(completed?.type === "response.completed" ? completed.response.output.map((item) => item.id) : []).toEqual(["msg_mock_0_0", "fc_mock_0_1"]);
   });
 
   it("consumes the script in order, records every request and parses the JSON body", async () => {
@@ -193,9 +190,7 @@ describe("MockResponsesProvider", () => {
     provider = await MockResponsesProvider.start({ script: [reply.text("kept")] });
     const response = await fetch(`${provider.url}/models`);
     expect(response.status).toBe(404);
-    expect(provider.unexpectedRequests.map((request) => [request.method, request.path, request.outcome])).toEqual([
-      ["GET", "/v1/models", "notFound"],
-    ]);
+    expect(provider.unexpectedRequests.map((request) => [request.method, request.path, request.outcome])).toEqual([["GET", "/v1/models", "notFound"]]);
     expect(provider.remainingReplies).toBe(1);
   });
 

@@ -20,9 +20,7 @@ describe("text reply against the real codex app-server", () => {
     expect(turn.status).toBe("completed");
     const deltas = notifications.flatMap((n) => (n.method === "item/agentMessage/delta" ? [n] : []));
     expect(deltas.map((n) => n.params.delta)).toEqual(["Hello fr", "om the m", "ock model"]);
-    const messages = notifications.flatMap((n) =>
-      n.method === "item/completed" && n.params.item.type === "agentMessage" ? [n.params.item] : [],
-    );
+    const messages = notifications.flatMap((n) => (n.method === "item/completed" && n.params.item.type === "agentMessage" ? [n.params.item] : []));
     expect(messages).toHaveLength(1);
     expect(messages[0]?.text).toBe(deltas.map((n) => n.params.delta).join(""));
     // The mock's message id becomes the item id clients see.
@@ -48,7 +46,7 @@ describe("text reply against the real codex app-server", () => {
     expect(first?.lastUserText()).toBe("what is 6 times 7?");
     expect(first?.toolNames()).toEqual(expect.arrayContaining(["exec_command", "write_stdin", "request_user_input"]));
     // No credentials go to a custom provider without env_key.
-    expect(first?.headers["authorization"]).toBeUndefined();
+    expect(first?.headers.authorization).toBeUndefined();
     // Each request carries the whole conversation: the second holds the first exchange too.
     expect(second?.userTexts()).toEqual(expect.arrayContaining(["what is 6 times 7?", "and 6 times 8?"]));
     expect(second?.lastUserText()).toBe("and 6 times 8?");

@@ -102,7 +102,11 @@ export class Heartbeat {
     this.#cancel = startTimer(this.#options.timeoutMs, () => {
       if (this.#frames !== framesBefore) return this.#check();
       const { intervalMs, timeoutMs } = this.#options;
-      this.#onDead(new Error(`heartbeat timed out: nothing received for ${Math.round(idle) + timeoutMs} ms (a probe after ${intervalMs} ms of silence got no answer within ${timeoutMs} ms)`));
+      this.#onDead(
+        new Error(
+          `heartbeat timed out: nothing received for ${Math.round(idle) + timeoutMs} ms (a probe after ${intervalMs} ms of silence got no answer within ${timeoutMs} ms)`,
+        ),
+      );
     });
   }
 }

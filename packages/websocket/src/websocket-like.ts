@@ -20,4 +20,3 @@ export interface WebSocketLike {
  * is passed only to `ws`.
  */
 export type WebSocketConstructor = new (url: string, options?: { headers?: Record<string, string>; maxPayload?: number }) => WebSocketLike;
-

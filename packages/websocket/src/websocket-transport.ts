@@ -12,7 +12,7 @@ import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError }
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
 import { terminateSocket } from "./terminate-socket.js";
-import { type WebSocketConstructor, type WebSocketLike } from "./websocket-like.js";
+import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 import { isWsConstructor, isWsSocket } from "./ws-socket.js";
 
 export interface WebSocketTransportOptions {
@@ -79,6 +79,7 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   const init: { headers?: Record<string, string>; maxPayload?: number } = {};
   if (options.token !== undefined) {
     // A header value cannot hold these; the runtime would throw a TypeError quoting the header.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check looks for
     if (typeof options.token !== "string" || /[\0-\x1f\x7f]/.test(options.token)) {
       throw new InvalidOptionError("token", "must be a string without line breaks, NUL or other control characters");
     }
@@ -92,7 +93,12 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   } catch (error) {
     // An unparsable URL: the runtime's message quotes it whole, credentials included.
     const url = redactUrl(options.url);
-    throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(error instanceof Error ? error.message : "the runtime refused it")}`, url, undefined);
+    throw new WebSocketConnectError(
+      "CONNECT_FAILED",
+      `cannot open a WebSocket to ${url}: ${redactSecrets(error instanceof Error ? error.message : "the runtime refused it")}`,
+      url,
+      undefined,
+    );
   }
   const transport = new WebSocketTransport(socket, options);
   await transport.opened;
@@ -129,7 +135,13 @@ export class WebSocketTransport implements Transport {
     this.#options = options;
     this.#resolved = resolveOptions(options);
     const heartbeat = this.#resolved.heartbeat;
-    this.#heartbeat = heartbeat && new Heartbeat(heartbeat, (probe) => socket.send(probe), (error) => this.#peerIsDead(error));
+    this.#heartbeat =
+      heartbeat &&
+      new Heartbeat(
+        heartbeat,
+        (probe) => socket.send(probe),
+        (error) => this.#peerIsDead(error),
+      );
     this.messages$ = this.#inbox.messages$;
     this.diagnostics$ = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
@@ -154,7 +166,11 @@ export class WebSocketTransport implements Transport {
       this.#onSocketClosed();
       if (!this.#isOpen) this.#onOpenFailed(event.reason || undefined);
       // The server chooses the reason text: redacted like everything else it sends.
-      this.#finish({ reason: this.#closing ? "closed" : "eof", closeCode: event.code, ...(event.reason ? { closeReason: redactSecrets(String(event.reason)) } : {}) });
+      this.#finish({
+        reason: this.#closing ? "closed" : "eof",
+        closeCode: event.code,
+        ...(event.reason ? { closeReason: redactSecrets(String(event.reason)) } : {}),
+      });
     });
   }
 
@@ -171,7 +187,8 @@ export class WebSocketTransport implements Transport {
   }
 
   close(): Promise<void> {
-    return (this.#closePromise ??= this.#closeOnce());
+    this.#closePromise ??= this.#closeOnce();
+    return this.#closePromise;
   }
 
   /** `await using transport = …` closes it when the block ends (see `close()`). */
@@ -192,8 +209,11 @@ export class WebSocketTransport implements Transport {
    * connection (see terminateSocket), so that nothing keeps the program alive. Resolves then.
    */
   #shutdownSocket(): Promise<void> {
-    return (this.#socketGone ??= new Promise<void>((resolve) => {
-      if (this.#socketClosed) return resolve();
+    this.#socketGone ??= new Promise<void>((resolve) => {
+      if (this.#socketClosed) {
+        resolve();
+        return;
+      }
       try {
         this.#socket.close(NORMAL_CLOSURE);
       } catch {
@@ -207,7 +227,8 @@ export class WebSocketTransport implements Transport {
         cancel();
         resolve();
       };
-    }));
+    });
+    return this.#socketGone;
   }
 
   /** The runtime's WebSocket refused a message over its own ceiling and failed the connection. */

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const tokenFile = join(dir, "token");
   await writeFile(tokenFile, TOKEN);
   server = await startCodexWebSocketServer({
-    env: { PATH: process.env["PATH"] ?? "", ...home.env },
+    env: { PATH: process.env.PATH ?? "", ...home.env },
     cwd: dir,
     args: ["--ws-auth", "capability-token", "--ws-token-file", tokenFile],
   });
@@ -84,7 +84,11 @@ it("gives UNAUTHORIZED on Node 22's global WebSocket too, which does not reveal 
     const error = await openWebSocketTransport({ url: ${JSON.stringify(server.url)}, token: ${JSON.stringify(WRONG)} }).catch((e) => e);
     console.log(JSON.stringify({ name: error.name, code: error.code, status: error.status ?? null, message: error.message, stack: error.stack }));
   `;
-  const result = spawnSync(runtimeBinary("node22"), ["--input-type=module", "-e", script], { cwd: join(import.meta.dirname, ".."), encoding: "utf8", timeout: 30_000 });
+  const result = spawnSync(runtimeBinary("node22"), ["--input-type=module", "-e", script], {
+    cwd: join(import.meta.dirname, ".."),
+    encoding: "utf8",
+    timeout: 30_000,
+  });
   captured.push(result.stdout, result.stderr);
   expect(result.status, result.stderr).toBe(0);
   const error = JSON.parse(result.stdout.trim()) as { name: string; code: string; status: number | null; message: string };

@@ -40,7 +40,8 @@ function answering(socket: WebSocket, reply: (method: string) => unknown = () =>
   socket.on("message", (data) => {
     const message = JSON.parse(String(data)) as { id?: number; method: string };
     if (message.id === undefined) return;
-    const result = message.method === "initialize" ? { userAgent: "fake/0", codexHome: "/tmp", platformFamily: "unix", platformOs: "linux" } : reply(message.method);
+    const result =
+      message.method === "initialize" ? { userAgent: "fake/0", codexHome: "/tmp", platformFamily: "unix", platformOs: "linux" } : reply(message.method);
     if (result !== undefined) socket.send(JSON.stringify({ id: message.id, result }));
   });
 }

@@ -68,8 +68,8 @@ for (const [runtime, what] of [
   it(`a ${runtime} program (${what}) whose server never answers the close frame exits by itself soon after close()`, async () => {
     const server = await deafServer();
     const run = await runScript(runtime, program, { timeoutMs: 25_000, args: [server.url] });
-    const exit = run.results.find((result) => "exitAfterCloseMs" in result)?.["exitAfterCloseMs"];
-    console.log(`${runtime}: close() resolved after ${String(run.results[0]?.["closeMs"])} ms; the process exited ${String(exit)} ms after close() began`);
+    const exit = run.results.find((result) => "exitAfterCloseMs" in result)?.exitAfterCloseMs;
+    console.log(`${runtime}: close() resolved after ${String(run.results[0]?.closeMs)} ms; the process exited ${String(exit)} ms after close() began`);
     expect(run.timedOut, "the program did not exit by itself").toBe(false);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.results[0]).toMatchObject({ info: { reason: "closed" } });

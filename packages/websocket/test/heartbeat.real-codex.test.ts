@@ -7,13 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  CodexClient,
-  ConnectionClosedError,
-  type ConnectionDiagnostic,
-  type JsonRpcMessage,
-  type TransportDiagnostic,
-} from "@codex-rpc/core";
+import { CodexClient, ConnectionClosedError, type ConnectionDiagnostic, type JsonRpcMessage, type TransportDiagnostic } from "@codex-rpc/core";
 import { MockResponsesProvider, createCodexHome, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
 import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
@@ -65,7 +59,9 @@ describe("against a fake server (ws, Node 20)", () => {
     expect(error).toBeInstanceOf(ConnectionClosedError);
     const close = (error as ConnectionClosedError).close;
     expect(close.reason).toBe("error");
-    expect((close.error as Error).message).toMatch(/^heartbeat timed out: nothing received for \d+ ms \(a probe after 300 ms of silence got no answer within 200 ms\)$/);
+    expect((close.error as Error).message).toMatch(
+      /^heartbeat timed out: nothing received for \d+ ms \(a probe after 300 ms of silence got no answer within 200 ms\)$/,
+    );
     expect((error as Error).message).toContain("heartbeat timed out");
     expect(detectedMs).toBeGreaterThanOrEqual(450);
     expect(detectedMs).toBeLessThan(3_000);
@@ -155,13 +151,13 @@ describe.each(["node22", "deno", "bun"] as const)("under the global WebSocket of
     const run = await runScript(runtime, script, { timeoutMs: 30_000, args: [server.url] });
     expect(run.exitCode, run.stderr).toBe(0);
     const result = run.results.at(-1)!;
-    console.log(`heartbeat (${runtime} global WebSocket, 300 + 200 ms): closed ${String(result["detectedMs"])} ms after opening, 3 probes answered first`);
+    console.log(`heartbeat (${runtime} global WebSocket, 300 + 200 ms): closed ${String(result.detectedMs)} ms after opening, 3 probes answered first`);
     expect(result).toMatchObject({ reason: "error", probes: 4, messages: [] });
-    expect(result["error"]).toMatch(/^heartbeat timed out/);
+    expect(result.error).toMatch(/^heartbeat timed out/);
     // Three answered rounds (~300 ms each), then 300 + 200 ms to give up.
-    expect(result["detectedMs"]).toBeGreaterThanOrEqual(1_300);
-    expect(result["detectedMs"]).toBeLessThan(6_000);
-    expect(run.results.filter((line) => line["diagnostic"])).toEqual([]);
+    expect(result.detectedMs).toBeGreaterThanOrEqual(1_300);
+    expect(result.detectedMs).toBeLessThan(6_000);
+    expect(run.results.filter((line) => line.diagnostic)).toEqual([]);
   });
 });
 
@@ -175,7 +171,7 @@ describe("against the real codex app-server", () => {
     provider = await MockResponsesProvider.start({ script: [] });
     home = await createCodexHome({ provider });
     workspace = await mkdtemp(join(tmpdir(), "codex-rpc-heartbeat-"));
-    codex = await startCodexWebSocketServer({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+    codex = await startCodexWebSocketServer({ env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: workspace });
   });
 
   afterAll(async () => {
@@ -188,7 +184,11 @@ describe("against the real codex app-server", () => {
   it("answers every probe, before and after initialize, and nothing reaches messages or diagnostics (ws)", async () => {
     const sent: string[] = [];
     const received: string[] = [];
-    const transport = await openWebSocketTransport({ url: codex.url, WebSocket: recordingWs(sent, received), heartbeat: { intervalMs: 100, timeoutMs: 2_000 } });
+    const transport = await openWebSocketTransport({
+      url: codex.url,
+      WebSocket: recordingWs(sent, received),
+      heartbeat: { intervalMs: 100, timeoutMs: 2_000 },
+    });
     const messages: JsonRpcMessage[] = [];
     const diagnostics: TransportDiagnostic[] = [];
     transport.messages$.subscribe((message) => messages.push(message));
@@ -196,7 +196,11 @@ describe("against the real codex app-server", () => {
 
     await new Promise((resolve) => setTimeout(resolve, 400));
     const probesBefore = sent.filter(isProbe).length;
-    await transport.send({ id: 1, method: "initialize", params: { clientInfo: { name: "heartbeat-test", version: "0" }, capabilities: { experimentalApi: true } } });
+    await transport.send({
+      id: 1,
+      method: "initialize",
+      params: { clientInfo: { name: "heartbeat-test", version: "0" }, capabilities: { experimentalApi: true } },
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await transport.send({ method: "initialized" });
     await new Promise((resolve) => setTimeout(resolve, 800));
@@ -212,7 +216,9 @@ describe("against the real codex app-server", () => {
     for (const reply of replies) expect(reply.error).toMatchObject({ code: -32600, message: expect.stringContaining("unknown variant `codex-rpc/heartbeat`") });
 
     expect(messages.some((message) => JSON.stringify(message).includes("codex-rpc-heartbeat"))).toBe(false);
-    expect(messages).toContainEqual(expect.objectContaining({ id: 1, result: expect.objectContaining({ userAgent: expect.stringContaining("heartbeat-test") }) }));
+    expect(messages).toContainEqual(
+      expect.objectContaining({ id: 1, result: expect.objectContaining({ userAgent: expect.stringContaining("heartbeat-test") }) }),
+    );
     expect(diagnostics).toEqual([]);
     expect(await Promise.race([transport.closed, "open"])).toBe("open");
     await transport.close();
@@ -229,9 +235,11 @@ describe("against the real codex app-server", () => {
   });
 
   it("a frozen codex (SIGSTOP) is noticed: the pending request rejects with the heartbeat error (ws)", async () => {
-    const frozen = await startCodexWebSocketServer({ env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: workspace });
+    const frozen = await startCodexWebSocketServer({ env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: workspace });
     try {
-      const client = await CodexClient.connect(await openWebSocketTransport({ url: frozen.url, WebSocket: Ws, heartbeat: { intervalMs: 300, timeoutMs: 300 } }));
+      const client = await CodexClient.connect(
+        await openWebSocketTransport({ url: frozen.url, WebSocket: Ws, heartbeat: { intervalMs: 300, timeoutMs: 300 } }),
+      );
       await stopProcess(frozen.pid);
       const started = performance.now();
       const error = await client.request("thread/list", {}).catch((e: unknown) => e);
@@ -265,6 +273,6 @@ describe("against the real codex app-server", () => {
     expect(run.exitCode, run.stderr).toBe(0);
     // Had a probe gone unanswered for 500 ms, the transport would have closed.
     expect(run.results[0]).toMatchObject({ open: true, messages: [], diagnostics: [] });
-    expect(run.results[0]!["probes"]).toBeGreaterThanOrEqual(5);
+    expect(run.results[0]!.probes).toBeGreaterThanOrEqual(5);
   });
 });

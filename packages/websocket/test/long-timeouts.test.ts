@@ -27,7 +27,13 @@ async function silentTcpServer(): Promise<string> {
 }
 
 const settledWithin = <T>(promise: Promise<T>, ms: number) =>
-  Promise.race([promise.then(() => "settled", () => "settled"), new Promise((resolve) => setTimeout(() => resolve("pending"), ms))]);
+  Promise.race([
+    promise.then(
+      () => "settled",
+      () => "settled",
+    ),
+    new Promise((resolve) => setTimeout(() => resolve("pending"), ms)),
+  ]);
 
 for (const [name, connectTimeoutMs] of [
   ["Infinity", Infinity],
@@ -72,7 +78,8 @@ it("with fake timers: a 30-day connect timeout fires after 30 days, not after 2^
     readyState: 0,
     send: () => {},
     close: () => {},
-    addEventListener: (type: string, listener: (event: never) => void) => listeners.set(type, [...(listeners.get(type) ?? []), listener as (event: unknown) => void]),
+    addEventListener: (type: string, listener: (event: never) => void) =>
+      listeners.set(type, [...(listeners.get(type) ?? []), listener as (event: unknown) => void]),
   };
   const transport = new WebSocketTransport(socket, { url: "ws+unix:///nowhere.sock:/", connectTimeoutMs: 30 * DAY, heartbeat: false });
   let outcome: unknown = "pending";

@@ -71,10 +71,17 @@ describe("under ws (Node 20)", () => {
     client.unknownNotifications().subscribe((notification) => seen.push(`${notification.method} ${JSON.stringify(notification).length}`));
 
     const after = new Promise<void>((resolve) => client.unknownNotifications().subscribe((n) => n.method === "after" && resolve()));
-    await transport.send({ method: "send", params: { frames: [{ bytes: CAP }, { bytes: CAP + 1 }, { bytes: CAP, fill: "€" }, { bytes: CAP + 2, fill: "€" }, { bytes: 20_000, fill: "é" }] } });
+    await transport.send({
+      method: "send",
+      params: { frames: [{ bytes: CAP }, { bytes: CAP + 1 }, { bytes: CAP, fill: "€" }, { bytes: CAP + 2, fill: "€" }, { bytes: 20_000, fill: "é" }] },
+    });
     await after;
     expect(diagnostics).toEqual([
-      { kind: "oversize-line", bytes: CAP + 1, message: `dropped a WebSocket frame of ${CAP + 1} bytes: longer than the limit of ${CAP} bytes (maxMessageBytes)` },
+      {
+        kind: "oversize-line",
+        bytes: CAP + 1,
+        message: `dropped a WebSocket frame of ${CAP + 1} bytes: longer than the limit of ${CAP} bytes (maxMessageBytes)`,
+      },
       expect.objectContaining({ kind: "oversize-line", bytes: CAP + 2 }),
       expect.objectContaining({ kind: "oversize-line", bytes: 20_000 }),
     ]);
@@ -152,15 +159,15 @@ describe.each(["node22", "deno", "bun"] as const)("under the global WebSocket of
     const server = await framingServer();
     const run = await runScript(runtime, script, { timeoutMs: 60_000, args: [server.url, String(CAP)] });
     expect(run.exitCode, run.stderr).toBe(0);
-    const diagnostics = run.results.flatMap((result) => (result["diagnostic"] ? [result["diagnostic"]] : []));
+    const diagnostics = run.results.flatMap((result) => (result.diagnostic ? [result.diagnostic] : []));
     expect(diagnostics).toEqual([
       expect.objectContaining({ kind: "oversize-line", bytes: CAP + 1 }),
       expect.objectContaining({ kind: "oversize-line", bytes: CAP + 2 }),
       expect.objectContaining({ kind: "oversize-line", bytes: 20_000 }),
     ]);
-    expect(run.results.filter((result) => result["message"] === "big")).toHaveLength(2);
+    expect(run.results.filter((result) => result.message === "big")).toHaveLength(2);
     expect(run.results).toContainEqual({ usable: true });
-    const close = run.results.find((result) => result["close"])?.["close"] as { reason: string; error: string };
+    const close = run.results.find((result) => result.close)?.close as { reason: string; error: string };
     expect(close.reason).toBe("error");
     expect(close.error).toContain("over this runtime's WebSocket limit");
     expect(close.error).toContain(CEILINGS[runtime]);

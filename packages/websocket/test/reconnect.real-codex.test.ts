@@ -47,7 +47,7 @@ function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
 }
 
 it("survives the server being killed and restarted on the same port: in-flight work fails typed, the thread resumes, a new turn runs", async () => {
-  const env = { PATH: process.env["PATH"] ?? "", ...home.env };
+  const env = { PATH: process.env.PATH ?? "", ...home.env };
   const first = await startCodexWebSocketServer({ env, cwd: workspace });
   servers.push(first);
   const client = await CodexClient.connect(() => openWebSocketTransport({ url: first.url, WebSocket: WebSocket as unknown as WebSocketConstructor }), {

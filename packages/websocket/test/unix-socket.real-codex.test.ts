@@ -21,12 +21,12 @@ beforeAll(async () => {
   home = await createCodexHome({ provider });
   workspace = await mkdtemp(join(tmpdir(), "codex-rpc-unix-"));
   const server = spawn(pinnedCodexBinary(), ["app-server", "--listen", "unix://"], {
-    env: { PATH: process.env["PATH"] ?? "", ...home.env },
+    env: { PATH: process.env.PATH ?? "", ...home.env },
     cwd: workspace,
     stdio: "ignore",
   });
   stopServer = () => server.kill("SIGKILL");
-  const socketPath = defaultControlSocketPath(home.env["CODEX_HOME"]);
+  const socketPath = defaultControlSocketPath(home.env.CODEX_HOME);
   for (let waited = 0; !existsSync(socketPath); waited += 50) {
     if (waited > 20_000 || server.exitCode !== null) throw new Error(`codex made no socket at ${socketPath}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -42,7 +42,7 @@ afterAll(async () => {
 
 it("finds codex's default control socket under CODEX_HOME and runs a turn over it", async () => {
   expect(defaultControlSocketPath("/some/home")).toBe("/some/home/app-server-control/app-server-control.sock");
-  const transport = await openWebSocketTransport({ socketPath: defaultControlSocketPath(home.env["CODEX_HOME"]) });
+  const transport = await openWebSocketTransport({ socketPath: defaultControlSocketPath(home.env.CODEX_HOME) });
   const client = await CodexClient.connect(transport);
   try {
     const thread = await client.startThread({ cwd: workspace });

@@ -5,7 +5,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import type { Observable } from "rxjs";
 
 /** How a promise ended, and when, counted from the fault. */
-export type Outcome = { readonly settled: "resolved"; readonly value: unknown; readonly afterMs: number } | { readonly settled: "rejected"; readonly error: unknown; readonly afterMs: number };
+export type Outcome =
+  | { readonly settled: "resolved"; readonly value: unknown; readonly afterMs: number }
+  | { readonly settled: "rejected"; readonly error: unknown; readonly afterMs: number };
 
 /**
  * The moment a fault is injected, and the promises that must settle because of it. Promises are
@@ -50,10 +52,7 @@ export async function unsettledAfter(promises: Readonly<Record<string, Promise<u
     );
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    Promise.allSettled(Object.values(promises)),
-    new Promise((resolve) => (timer = setTimeout(resolve, withinMs))),
-  ]);
+  await Promise.race([Promise.allSettled(Object.values(promises)), new Promise((resolve) => (timer = setTimeout(resolve, withinMs)))]);
   clearTimeout(timer);
   return [...pending];
 }

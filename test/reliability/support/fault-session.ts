@@ -131,7 +131,14 @@ async function main(runtime: string, input: FaultInput): Promise<void> {
 
   async function eofWithRequestPending(): Promise<void> {
     // Short waits: the stand-in closes its stdout but stays alive until the transport ends it.
-    const transport = await spawnCodexAppServer({ codexPath: input.codexPath, env: input.env, cwd: input.cwd, eofGraceMs: 200, stdinEndTimeoutMs: 200, sigtermTimeoutMs: 200 });
+    const transport = await spawnCodexAppServer({
+      codexPath: input.codexPath,
+      env: input.env,
+      cwd: input.cwd,
+      eofGraceMs: 200,
+      stdinEndTimeoutMs: 200,
+      sigtermTimeoutMs: 200,
+    });
     const client = await CodexClient.connect(transport, { clientInfo });
     print({ event: "fault", runtimePid: process.pid, serverPid: transport.pid });
     // The stand-in takes this request and closes its stdout: the EOF is the fault.
@@ -159,7 +166,7 @@ const [runtime = "", inputJson = "{}"] = process.argv.slice(2);
 try {
   await main(runtime, JSON.parse(inputJson) as FaultInput);
 } catch (error) {
-  print({ event: "failed", message: error instanceof Error ? error.stack ?? error.message : String(error) });
+  print({ event: "failed", message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
 }
 // A turn's or a request's rejection reported late would land after this line; give it a tick.
 await new Promise((resolve) => setTimeout(resolve, 0));

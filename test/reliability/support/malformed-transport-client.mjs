@@ -30,9 +30,7 @@ const HANDLERS = {
 };
 
 const transport =
-  mode === "stdio"
-    ? await spawnCodexAppServer({ codexPath: SERVER, args: ["--script", target] })
-    : await openWebSocketTransport({ url: target, WebSocket });
+  mode === "stdio" ? await spawnCodexAppServer({ codexPath: SERVER, args: ["--script", target] }) : await openWebSocketTransport({ url: target, WebSocket });
 
 const handler = HANDLERS[handlerCase];
 const client = await CodexClient.connect(transport, {

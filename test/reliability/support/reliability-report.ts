@@ -15,7 +15,7 @@ export interface ReliabilityRecord {
 }
 
 /** Whether the long local mode is on (`RELIABILITY_LONG=1`): more cases, bigger soaks. */
-export const RELIABILITY_LONG = process.env["RELIABILITY_LONG"] === "1";
+export const RELIABILITY_LONG = process.env.RELIABILITY_LONG === "1";
 
 export function recordReliability(record: ReliabilityRecord): void {
   appendFileSync(join(inject("reliabilityReportDir"), `${process.pid}.jsonl`), `${JSON.stringify(record)}\n`);

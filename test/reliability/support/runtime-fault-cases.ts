@@ -92,7 +92,7 @@ export function describeRuntimeFaults(suite: RuntimeFaultSuite): void {
     cleanups.push(() => provider.close());
     const home = await createCodexHome({ provider });
     cleanups.push(() => home.cleanup());
-    return { env: { PATH: process.env["PATH"] ?? "", ...home.env }, cwd: await temporaryDirectory("workspace") };
+    return { env: { PATH: process.env.PATH ?? "", ...home.env }, cwd: await temporaryDirectory("workspace") };
   }
 
   /** Runs the scenario and watches the program from its fault line to its exit. */
@@ -105,10 +105,10 @@ export function describeRuntimeFaults(suite: RuntimeFaultSuite): void {
       cwd: REPOSITORY_ROOT,
       timeoutMs: RUN_TIMEOUT_MS,
       onResult: (result) => {
-        if (result["event"] !== "fault") return;
+        if (result.event !== "fault") return;
         faultAt = performance.now();
-        serverPid = result["serverPid"] as number;
-        const runtimePid = result["runtimePid"] as number;
+        serverPid = result.serverPid as number;
+        const runtimePid = result.runtimePid as number;
         watchdog = setTimeout(() => {
           hung = cpuPercentOver(runtimePid, CPU_SAMPLE_MS).then((cpuPercent) => {
             if (isProcessRunning(runtimePid)) process.kill(runtimePid, "SIGKILL"); // the runtime this test started
@@ -129,60 +129,101 @@ export function describeRuntimeFaults(suite: RuntimeFaultSuite): void {
 
   /** The program ended by itself soon after the fault, cleanly, with nothing unsettled or unhandled and no stream left open. */
   function expectEndedByItself(name: string, { run, hung, faultToExitMs }: Watched): Record<string, Record<string, any>> {
-    expect(hung, `${suite.runtimeName} did not exit ${EXIT_BOUND_MS} ms after the fault (CPU over ${CPU_SAMPLE_MS} ms then: ${hung?.cpuPercent.toFixed(0)}% of a core); stderr: ${run.stderr}`).toBeUndefined();
-    expect({ timedOut: run.timedOut, exitCode: run.exitCode, otherOutput: run.otherOutput }, run.stderr).toEqual({ timedOut: false, exitCode: 0, otherOutput: [] });
-    expect(run.results.find((result) => result["event"] === "failed"), run.stderr).toBeUndefined();
+    expect(
+      hung,
+      `${suite.runtimeName} did not exit ${EXIT_BOUND_MS} ms after the fault (CPU over ${CPU_SAMPLE_MS} ms then: ${hung?.cpuPercent.toFixed(0)}% of a core); stderr: ${run.stderr}`,
+    ).toBeUndefined();
+    expect({ timedOut: run.timedOut, exitCode: run.exitCode, otherOutput: run.otherOutput }, run.stderr).toEqual({
+      timedOut: false,
+      exitCode: 0,
+      otherOutput: [],
+    });
+    expect(
+      run.results.find((result) => result.event === "failed"),
+      run.stderr,
+    ).toBeUndefined();
     expect(run.results.at(-1)).toEqual({ event: "done", unhandled: [] });
     const { outcomes, unsettled, unendedStreams } = resultOf(run, "outcomes");
     expect({ unsettled, unendedStreams }).toEqual({ unsettled: [], unendedStreams: [] });
-    const server = resultOf(run, "fault")["serverPid"] as number;
+    const server = resultOf(run, "fault").serverPid as number;
     expect(isProcessRunning(server), `server ${server}`).toBe(false);
     for (const [what, outcome] of Object.entries(outcomes as Record<string, Record<string, any>>)) {
-      figures.add(`${name}: ${what}`, outcome["afterMs"]);
-      expect(outcome["afterMs"], `${name}: ${what}`).toBeLessThan(SETTLE_BOUND_MS);
+      figures.add(`${name}: ${what}`, outcome.afterMs);
+      expect(outcome.afterMs, `${name}: ${what}`).toBeLessThan(SETTLE_BOUND_MS);
     }
     figures.add(`${name}: ${suite.runtimeName} exited`, faultToExitMs ?? Number.NaN);
     cases++;
     return outcomes;
   }
 
-  const killed = { settled: "rejected", code: "CONNECTION_CLOSED", isConnectionClosedError: true, close: { reason: "exit", exitCode: null, signal: "SIGKILL", stderrTail: expect.any(Array) } };
+  const killed = {
+    settled: "rejected",
+    code: "CONNECTION_CLOSED",
+    isConnectionClosedError: true,
+    close: { reason: "exit", exitCode: null, signal: "SIGKILL", stderrTail: expect.any(Array) },
+  };
 
-  it(`SIGKILL before \`initialize\` is answered: connect rejects with the signal; ${suite.runtimeName} exits by itself`, () => rounds(async () => {
-    const outcomes = expectEndedByItself("SIGKILL before initialize", await runFault("killed-before-initialize", await offlineCodex([])));
-    expect(outcomes["connect"]).toMatchObject(killed);
-    expect(outcomes["connect"]?.["message"]).toContain("initialize (id 1) failed");
-    expect(outcomes["closed"]).toMatchObject({ settled: "resolved" });
-  }), TEST_TIMEOUT_MS);
+  it(
+    `SIGKILL before \`initialize\` is answered: connect rejects with the signal; ${suite.runtimeName} exits by itself`,
+    () =>
+      rounds(async () => {
+        const outcomes = expectEndedByItself("SIGKILL before initialize", await runFault("killed-before-initialize", await offlineCodex([])));
+        expect(outcomes.connect).toMatchObject(killed);
+        expect(outcomes.connect?.message).toContain("initialize (id 1) failed");
+        expect(outcomes.closed).toMatchObject({ settled: "resolved" });
+      }),
+    TEST_TIMEOUT_MS,
+  );
 
-  it(`SIGKILL mid-stream: the turn and its iterator reject with the signal, every stream ends; ${suite.runtimeName} exits by itself`, () => rounds(async () => {
-    // A few words, a call to a tool codex does not have, then a model that never answers: the turn cannot end by itself.
-    const input = await offlineCodex([reply.combined(reply.text(["First ", "words."]), reply.functionCall("no_such_tool", {})), reply.hang()]);
-    const outcomes = expectEndedByItself("SIGKILL mid-stream", await runFault("killed-mid-stream", input));
-    expect(outcomes["completed"]).toMatchObject(killed);
-    expect(outcomes["iterated"]).toMatchObject(killed);
-  }), TEST_TIMEOUT_MS);
+  it(
+    `SIGKILL mid-stream: the turn and its iterator reject with the signal, every stream ends; ${suite.runtimeName} exits by itself`,
+    () =>
+      rounds(async () => {
+        // A few words, a call to a tool codex does not have, then a model that never answers: the turn cannot end by itself.
+        const input = await offlineCodex([reply.combined(reply.text(["First ", "words."]), reply.functionCall("no_such_tool", {})), reply.hang()]);
+        const outcomes = expectEndedByItself("SIGKILL mid-stream", await runFault("killed-mid-stream", input));
+        expect(outcomes.completed).toMatchObject(killed);
+        expect(outcomes.iterated).toMatchObject(killed);
+      }),
+    TEST_TIMEOUT_MS,
+  );
 
-  it(`SIGKILL with an approval pending: the handler's signal fires with the close; ${suite.runtimeName} exits by itself`, () => rounds(async () => {
-    const call = reply.execCommand({ cmd: "touch never.txt", sandbox_permissions: "require_escalated", justification: "Wait for me?" });
-    const outcomes = expectEndedByItself("SIGKILL with an approval pending", await runFault("killed-with-approval-pending", await offlineCodex([call, reply.text("unreachable")])));
-    expect(outcomes["signalFired"]).toMatchObject(killed);
-    expect(outcomes["completed"]).toMatchObject(killed);
-  }), TEST_TIMEOUT_MS);
+  it(
+    `SIGKILL with an approval pending: the handler's signal fires with the close; ${suite.runtimeName} exits by itself`,
+    () =>
+      rounds(async () => {
+        const call = reply.execCommand({ cmd: "touch never.txt", sandbox_permissions: "require_escalated", justification: "Wait for me?" });
+        const outcomes = expectEndedByItself(
+          "SIGKILL with an approval pending",
+          await runFault("killed-with-approval-pending", await offlineCodex([call, reply.text("unreachable")])),
+        );
+        expect(outcomes.signalFired).toMatchObject(killed);
+        expect(outcomes.completed).toMatchObject(killed);
+      }),
+    TEST_TIMEOUT_MS,
+  );
 
-  it(`EOF with a request pending (the server closes stdout, lives on): the request rejects, the server is ended; ${suite.runtimeName} exits by itself`, () => rounds(async () => {
-    const dir = await temporaryDirectory("stand-in");
-    const codexPath = join(dir, "codex");
-    await writeFile(codexPath, EOF_STAND_IN);
-    await chmod(codexPath, 0o755);
-    const outcomes = expectEndedByItself("EOF with a request pending", await runFault("eof-with-request-pending", { codexPath, env: { PATH: process.env["PATH"] ?? "" }, cwd: dir }));
-    expect(outcomes["pending"]).toMatchObject({ settled: "rejected", code: "CONNECTION_CLOSED", close: { reason: "eof" } });
-    expect(outcomes["transportClosed"]).toMatchObject({ settled: "resolved" });
-  }), TEST_TIMEOUT_MS);
+  it(
+    `EOF with a request pending (the server closes stdout, lives on): the request rejects, the server is ended; ${suite.runtimeName} exits by itself`,
+    () =>
+      rounds(async () => {
+        const dir = await temporaryDirectory("stand-in");
+        const codexPath = join(dir, "codex");
+        await writeFile(codexPath, EOF_STAND_IN);
+        await chmod(codexPath, 0o755);
+        const outcomes = expectEndedByItself(
+          "EOF with a request pending",
+          await runFault("eof-with-request-pending", { codexPath, env: { PATH: process.env.PATH ?? "" }, cwd: dir }),
+        );
+        expect(outcomes.pending).toMatchObject({ settled: "rejected", code: "CONNECTION_CLOSED", close: { reason: "eof" } });
+        expect(outcomes.transportClosed).toMatchObject({ settled: "resolved" });
+      }),
+    TEST_TIMEOUT_MS,
+  );
 }
 
 function resultOf(run: RuntimeRun, event: string): Record<string, any> {
-  const found = run.results.find((result) => result["event"] === event);
+  const found = run.results.find((result) => result.event === event);
   if (!found) throw new Error(`the script printed no ${event}; it printed ${JSON.stringify(run.results)}; stderr: ${run.stderr}`);
   return found;
 }

@@ -10,9 +10,12 @@ export function visitRefs(schema: unknown, pointer: string, onRef: (ref: string,
     for (const [name, child] of Object.entries(map)) visitRefs(child, `${pointer}/${key}/${pointerSegment(name)}`, onRef);
   }
   for (const key of ["anyOf", "oneOf", "allOf"] as const) {
-    schema[key]?.forEach((child, index) => visitRefs(child, `${pointer}/${key}/${index}`, onRef));
+    schema[key]?.forEach((child, index) => {
+      visitRefs(child, `${pointer}/${key}/${index}`, onRef);
+    });
   }
-  if (Array.isArray(schema.items)) schema.items.forEach((child, index) => visitRefs(child, `${pointer}/items/${index}`, onRef));
-  else visitRefs(schema.items, `${pointer}/items`, onRef);
+  if (Array.isArray(schema.items)) {
+    for (const [index, child] of schema.items.entries()) visitRefs(child, `${pointer}/items/${index}`, onRef);
+  } else visitRefs(schema.items, `${pointer}/items`, onRef);
   visitRefs(schema.additionalProperties, `${pointer}/additionalProperties`, onRef);
 }

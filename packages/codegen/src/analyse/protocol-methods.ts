@@ -61,7 +61,7 @@ export function readProtocolMethods(bundle: SchemaBundle, options: ReadProtocolM
         });
       }
       seen.add(method);
-      const paramsSchema = schema.properties?.["params"];
+      const paramsSchema = schema.properties?.params;
       const params =
         paramsSchema === undefined
           ? undefined
@@ -84,9 +84,7 @@ export function readProtocolMethods(bundle: SchemaBundle, options: ReadProtocolM
       const query = queries.get(m.variantPointer);
       return query ? { ...m, result: results.get(query) } : m;
     });
-  const resolved = Object.fromEntries(
-    Object.entries(byKind).map(([kind, list]) => [kind, withResults(list)]),
-  ) as Record<MethodKind, ProtocolMethod[]>;
+  const resolved = Object.fromEntries(Object.entries(byKind).map(([kind, list]) => [kind, withResults(list)])) as Record<MethodKind, ProtocolMethod[]>;
   return { byKind: resolved, all: Object.values(resolved).flat(), warnings };
 }
 
@@ -110,9 +108,9 @@ function unionMembers(union: SchemaDefinition, file: string): { schema: JsonSche
 }
 
 function readMethodName(schema: JsonSchemaObject, pointer: string, file: string): string {
-  const methodSchema = schema.properties?.["method"];
+  const methodSchema = schema.properties?.method;
   const values = isSchemaObject(methodSchema) ? (methodSchema.enum ?? (methodSchema.const !== undefined ? [methodSchema.const] : undefined)) : undefined;
-  if (!values || values.length !== 1 || typeof values[0] !== "string") {
+  if (values?.length !== 1 || typeof values[0] !== "string") {
     throw new CodegenError("UNSUPPORTED_SCHEMA", "a message must fix `method` to one string (enum of one value)", {
       file,
       pointer: `${pointer}/properties/method`,
@@ -127,12 +125,8 @@ function namedDefinition(schema: JsonSchema, pointer: string, bundle: SchemaBund
   if (typeof schema.$ref === "string") return bundle.resolve(schema.$ref, `${pointer}/$ref`);
   const branches = schema.anyOf ?? schema.oneOf;
   if (!branches) return undefined;
-  const refs = branches.flatMap((branch, index) =>
-    isSchemaObject(branch) && typeof branch.$ref === "string" ? [{ ref: branch.$ref, index }] : [],
-  );
-  const onlyNullBesides = branches.every(
-    (branch) => isSchemaObject(branch) && (typeof branch.$ref === "string" || branch.type === "null"),
-  );
+  const refs = branches.flatMap((branch, index) => (isSchemaObject(branch) && typeof branch.$ref === "string" ? [{ ref: branch.$ref, index }] : []));
+  const onlyNullBesides = branches.every((branch) => isSchemaObject(branch) && (typeof branch.$ref === "string" || branch.type === "null"));
   if (refs.length !== 1 || !onlyNullBesides) return undefined;
   const [{ ref, index }] = refs as [{ ref: string; index: number }];
   const keyword = schema.anyOf ? "anyOf" : "oneOf";

@@ -20,19 +20,13 @@ export type Inference =
  * Word order is free (`account/logout` → LogoutAccountResponse). Of several matches the one with
  * the most words wins; a tie is not guessed.
  */
-export function inferResults(
-  bundle: SchemaBundle,
-  methods: readonly string[],
-  claimed: ReadonlySet<SchemaDefinition>,
-): Map<string, Inference> {
+export function inferResults(bundle: SchemaBundle, methods: readonly string[], claimed: ReadonlySet<SchemaDefinition>): Map<string, Inference> {
   const candidates = unclaimedResponses(bundle, claimed);
   const inferred = new Map<string, Inference>();
   for (const method of methods) {
     const words = new Set(methodSegments(method).flatMap(nameWords));
     const verb = nameWords(methodSegments(method).at(-1) ?? "");
-    const matches = candidates.filter(
-      ({ stem }) => stem.length >= 2 && stem.every((word) => words.has(word)) && verb.every((word) => stem.includes(word)),
-    );
+    const matches = candidates.filter(({ stem }) => stem.length >= 2 && stem.every((word) => words.has(word)) && verb.every((word) => stem.includes(word)));
     if (matches.length === 0) continue;
     const most = Math.max(...matches.map((m) => m.stem.length));
     const best = matches.filter((m) => m.stem.length === most);

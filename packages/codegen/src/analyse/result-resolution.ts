@@ -72,7 +72,11 @@ export function resolveResults(
 
   const open = queries.filter((query) => !results.has(query));
   const claimed = new Set([...results.values()].flatMap((r) => (r.definition ? [r.definition] : [])));
-  const inferred = inferResults(bundle, open.map((q) => q.method), claimed);
+  const inferred = inferResults(
+    bundle,
+    open.map((q) => q.method),
+    claimed,
+  );
   for (const query of open) {
     const inference = inferred.get(query.method);
     if (inference?.definition) {
@@ -98,11 +102,7 @@ function byConvention(query: ResultQuery, byName: ReadonlyMap<string, SchemaDefi
   return definition && { resolvedBy: "convention", definition, how: `${params} → ${name}` };
 }
 
-function byTable(
-  query: ResultQuery,
-  byName: ReadonlyMap<string, SchemaDefinition>,
-  table: Readonly<Record<string, string>>,
-): ResolvedResult | undefined {
+function byTable(query: ResultQuery, byName: ReadonlyMap<string, SchemaDefinition>, table: Readonly<Record<string, string>>): ResolvedResult | undefined {
   const name = table[query.method];
   const definition = name === undefined ? undefined : byName.get(name);
   return definition && { resolvedBy: "table", definition, how: `RESULT_TABLE → ${name}` };

@@ -1,12 +1,4 @@
-import {
-  MESSAGE_DIRECTIONS,
-  METHOD_SEVERITY,
-  severityOf,
-  type ChangeKind,
-  type ChangeNote,
-  type Direction,
-  type Severity,
-} from "./change-severity.js";
+import { MESSAGE_DIRECTIONS, METHOD_SEVERITY, severityOf, type ChangeKind, type ChangeNote, type Direction, type Severity } from "./change-severity.js";
 import { definitionDirections } from "./message-directions.js";
 import { METHOD_UNIONS, readProtocolMethods, type MethodKind, type ProtocolMethod } from "./protocol-methods.js";
 import { readSchemaDirectory, type SchemaBundle, type SchemaDefinition, type SchemaFlavor } from "../read/schema-bundle.js";
@@ -104,8 +96,7 @@ export function diffBundles(before: SchemaBundle, after: SchemaBundle): FlavorDi
   const directionsBefore = definitionDirections(before, methodsBefore);
   const directionsAfter = definitionDirections(after, methodsAfter);
   const roots = new Set(Object.values(METHOD_UNIONS));
-  const defs = (bundle: SchemaBundle) =>
-    new Map(bundle.definitions.filter((d) => d.namespace || !roots.has(d.name)).map((d) => [definitionName(d), d]));
+  const defs = (bundle: SchemaBundle) => new Map(bundle.definitions.filter((d) => d.namespace || !roots.has(d.name)).map((d) => [definitionName(d), d]));
   const [oldDefs, newDefs] = [defs(before), defs(after)];
   const typeEntries: DiffEntry[] = [];
   for (const [name, def] of newDefs) {
@@ -197,9 +188,7 @@ function changed(section: DiffSection, name: string, directions: readonly Direct
 }
 
 function countChanges(entries: readonly DiffEntry[]): DiffCounts {
-  const counted = entries.flatMap((entry): { severity: Severity; note?: ChangeNote }[] =>
-    entry.change === "changed" ? [...entry.details] : [entry],
-  );
+  const counted = entries.flatMap((entry): { severity: Severity; note?: ChangeNote }[] => (entry.change === "changed" ? [...entry.details] : [entry]));
   return {
     breaking: counted.filter((c) => c.severity === "breaking").length,
     additive: counted.filter((c) => c.severity === "additive").length,

@@ -56,13 +56,7 @@ export function shapeOf(schema: JsonSchema | undefined, bundle: SchemaBundle): S
   return ownShape(schema, types, bundle, nullable, title);
 }
 
-function ownShape(
-  schema: JsonSchemaObject,
-  types: readonly string[] | undefined,
-  bundle: SchemaBundle,
-  nullable: boolean,
-  title: string | undefined,
-): Shape {
+function ownShape(schema: JsonSchemaObject, types: readonly string[] | undefined, bundle: SchemaBundle, nullable: boolean, title: string | undefined): Shape {
   if (schema.enum !== undefined) {
     const values = schema.enum.filter((v): v is Literal => v !== null && typeof v !== "object");
     return values.length > 0 ? { kind: "literals", values, nullable, title } : { kind: "primitive", types: ["null"], format: undefined, nullable: true, title };
@@ -99,13 +93,7 @@ function ownShape(
   return { kind: "any", nullable: true, title };
 }
 
-function unionShape(
-  schema: JsonSchemaObject,
-  branches: readonly JsonSchema[],
-  bundle: SchemaBundle,
-  nullable: boolean,
-  title: string | undefined,
-): Shape {
+function unionShape(schema: JsonSchemaObject, branches: readonly JsonSchema[], bundle: SchemaBundle, nullable: boolean, title: string | undefined): Shape {
   const { anyOf: _a, oneOf: _o, ...rest } = schema;
   const own = schema.properties || schema.type ? ownShape(rest, rest.type === undefined ? undefined : [rest.type].flat(), bundle, false, undefined) : undefined;
   let members = branches.map((branch) => shapeOf(branch, bundle));
@@ -165,7 +153,10 @@ function describeSolid(shape: Shape): string {
     case "array":
       return `Array<${describeShape(shape.items)}>`;
     case "object":
-      return shape.title ?? (shape.properties.size === 0 ? "object" : `{ ${[...shape.properties.keys()].slice(0, 3).join(", ")}${shape.properties.size > 3 ? ", …" : ""} }`);
+      return (
+        shape.title ??
+        (shape.properties.size === 0 ? "object" : `{ ${[...shape.properties.keys()].slice(0, 3).join(", ")}${shape.properties.size > 3 ? ", …" : ""} }`)
+      );
     case "union":
       return shape.title ?? `union of ${shape.members.length}`;
   }

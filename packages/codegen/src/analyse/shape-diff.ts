@@ -153,10 +153,17 @@ class ShapeDiff {
     }
     const leftNew = [...next];
     for (const [key, member] of [...leftOld]) {
-      const partner = pairFor(member, leftNew.map(([, m]) => m), leftOld.length === 1 && leftNew.length === 1);
+      const partner = pairFor(
+        member,
+        leftNew.map(([, m]) => m),
+        leftOld.length === 1 && leftNew.length === 1,
+      );
       if (partner < 0) continue;
       const [newKey, newMember] = leftNew.splice(partner, 1)[0] as [string, Shape];
-      leftOld.splice(leftOld.findIndex(([k]) => k === key), 1);
+      leftOld.splice(
+        leftOld.findIndex(([k]) => k === key),
+        1,
+      );
       this.compare(member, newMember, `${path}${memberLabel(newKey)}`);
     }
     for (const [key, member] of leftOld) this.push(path, "variant-removed", `variant removed: ${memberName(key, member)}`);
@@ -237,7 +244,11 @@ function memberLabel(key: string): string {
 
 /** The key as a name in messages: `type=audio`, `FileIdUserInput`. */
 function memberName(key: string, member: Shape): string {
-  const name = memberLabel(key).replace(/^\[(.*?)\]/, "$1 ").replace(/\|/g, " ").replace(/\s+/g, " ").trim();
+  const name = memberLabel(key)
+    .replace(/^\[(.*?)\]/, "$1 ")
+    .replace(/\|/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return name === "" || name === "object" ? describeShape(member) : name;
 }
 

@@ -116,7 +116,10 @@ function indexDts(codexVersion: string, flavor: SchemaFlavor): ModuleNode {
               readonly("flavor", literal(flavor)),
               ...METHOD_ARRAY_PROPERTIES.map(([name, array]) => readonly(name, { kind: "typeQuery", name: array })),
               { kind: "method", name: "loadValidators", returnType: reference("Promise", [reference("ProtocolValidators")]) },
-              { ...property("types", reference("ProtocolTypes"), { readonly: true, optional: true }), docs: ["Carries the types only: never set at run time."] },
+              {
+                ...property("types", reference("ProtocolTypes"), { readonly: true, optional: true }),
+                docs: ["Carries the types only: never set at run time."],
+              },
             ],
           },
         },
@@ -124,4 +127,3 @@ function indexDts(codexVersion: string, flavor: SchemaFlavor): ModuleNode {
     ],
   };
 }
-

@@ -1,5 +1,5 @@
 import { METHOD_UNIONS, type MethodKind, type ProtocolMethod, type ProtocolMethods } from "../analyse/protocol-methods.js";
-import { TypeEmitter, withDoc } from "./type-emitter.js";
+import { type TypeEmitter, withDoc } from "./type-emitter.js";
 import { frozen, string, type ModuleNode } from "../nodes/module-nodes.js";
 import type { DeclarationFile } from "../nodes/source-file.js";
 import { keyword, literal, property, reference, type Declaration, type PropertySignature, type TypeNode } from "../nodes/type-nodes.js";
@@ -23,7 +23,6 @@ export interface ProtocolModules {
 
 /** The types and method maps of one bundle, as nodes. */
 export function emitProtocolModules(methods: ProtocolMethods, emitter: TypeEmitter): ProtocolModules {
-
   const mapDeclarations: Declaration[] = [{ kind: "importTypeNamespace", alias: "T", from: "./types.js" }];
   for (const kind of Object.keys(METHOD_UNIONS) as MethodKind[]) {
     const union = METHOD_UNIONS[kind];
@@ -61,9 +60,7 @@ export function emitProtocolModules(methods: ProtocolMethods, emitter: TypeEmitt
 
 function mapEntry(method: ProtocolMethod, emitter: TypeEmitter): PropertySignature {
   const params = emitter.paramsOf(method, "T");
-  const paramsType: TypeNode = params.optional
-    ? { kind: "union", members: [params.type, keyword("undefined")].filter(uniqueUndefined()) }
-    : params.type;
+  const paramsType: TypeNode = params.optional ? { kind: "union", members: [params.type, keyword("undefined")].filter(uniqueUndefined()) } : params.type;
   const members = [property("params", paramsType)];
   if (method.result) {
     const definition = method.result.definition;

@@ -57,17 +57,11 @@ export class TypeEmitter {
     for (const def of this.bundle.definitions) {
       const writer: Writer = this.clientWritten.has(def) ? "client" : "server";
       const type = this.typeOf(def.schema, { pointer: def.pointer, writer });
-      const alias = withDoc<Declaration>(
-        { kind: "typeAlias", name: def.name, type },
-        isSchemaObject(def.schema) ? def.schema.description : undefined,
-      );
+      const alias = withDoc<Declaration>({ kind: "typeAlias", name: def.name, type }, isSchemaObject(def.schema) ? def.schema.description : undefined);
       (def.namespace === "v1" ? v1 : flat).push(alias);
     }
     if (v1.length > 0) {
-      const namespace = withDoc<Declaration>(
-        { kind: "namespace", name: "v1", body: v1 },
-        "Root-level (v1) definitions whose names v2 defines differently.",
-      );
+      const namespace = withDoc<Declaration>({ kind: "namespace", name: "v1", body: v1 }, "Root-level (v1) definitions whose names v2 defines differently.");
       flat.push(namespace);
     }
     return flat;
@@ -137,9 +131,7 @@ export class TypeEmitter {
     if (types.length === 0) this.fail("type must name at least one type", `${at.pointer}/type`);
     // Beside other types, a bare `object` is a catch-all (any object), not a struct without fields.
     const objectIsOpen = types.length > 1;
-    return unionOf(
-      types.map((name, index) => this.typeNamed(name, schema, at, qualifier, `${at.pointer}/type/${index}`, objectIsOpen)),
-    );
+    return unionOf(types.map((name, index) => this.typeNamed(name, schema, at, qualifier, `${at.pointer}/type/${index}`, objectIsOpen)));
   }
 
   private typeNamed(
@@ -226,12 +218,7 @@ export class TypeEmitter {
     return { kind: "typeLiteral", members };
   }
 
-  private members(
-    schema: JsonSchemaObject,
-    key: "anyOf" | "oneOf" | "allOf",
-    at: Position,
-    qualifier?: string,
-  ): TypeNode[] | undefined {
+  private members(schema: JsonSchemaObject, key: "anyOf" | "oneOf" | "allOf", at: Position, qualifier?: string): TypeNode[] | undefined {
     const list = schema[key];
     if (list === undefined) return undefined;
     if (!Array.isArray(list) || list.length === 0) this.fail(`${key} must be a non-empty array of schemas`, `${at.pointer}/${key}`);
@@ -357,6 +344,6 @@ function simpleKey(type: TypeNode): string | undefined {
 
 /** Attaches a description, printed as a JSDoc block before the node. Blank descriptions are dropped. */
 export function withDoc<T extends Node>(node: T, description: string | undefined): T {
-  if (!description || !description.trim()) return node;
+  if (!description?.trim()) return node;
   return { ...node, docs: [...(node.docs ?? []), description] };
 }

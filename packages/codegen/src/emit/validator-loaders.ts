@@ -34,7 +34,8 @@ function pair(params, results) {
 }`);
 
 /** validators.d.ts: the validator and error types, and the loaders' declarations. */
-export const VALIDATORS_ENTRY_DTS: ModuleNode = verbatimModule(`import type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap } from "./methods.js";
+export const VALIDATORS_ENTRY_DTS: ModuleNode =
+  verbatimModule(`import type { ClientNotificationMap, ClientRequestMap, ServerNotificationMap, ServerRequestMap } from "./methods.js";
 
 /** One reason a value failed its schema (ajv's error object). */
 export interface ValidationError {

@@ -125,11 +125,9 @@ function chunkJs(bundle: SchemaBundle, methods: ProtocolMethods, tables: readonl
   }
   if (/\brequire\(/.test(compiled)) {
     const helper = /require\(([^)]*)\)/.exec(compiled)?.[1];
-    throw new CodegenError(
-      "UNSUPPORTED_SCHEMA",
-      `the validators would need ajv's run-time helper ${helper}; the standalone module must not import ajv`,
-      { file: bundle.file },
-    );
+    throw new CodegenError("UNSUPPORTED_SCHEMA", `the validators would need ajv's run-time helper ${helper}; the standalone module must not import ajv`, {
+      file: bundle.file,
+    });
   }
   // The compiled functions are reached only through the tables below: drop ajv's own exports.
   compiled = compiled.replace(/^"use strict";/, "").replace(/export const (\w+) = (\w+);/g, "const $1 = $2;");
@@ -182,11 +180,22 @@ function chunkDts(tables: readonly ValidatorTable[]): ModuleNode {
   const maps = [...new Set(tables.map((t) => MAP_OF[t.kind]))].sort();
   const declarations = tables.map((t): Statement => {
     const map = reference(MAP_OF[t.kind]);
-    const entry: TypeNode = { kind: "indexedAccess", objectType: { kind: "indexedAccess", objectType: map, indexType: reference("M") }, indexType: literal(t.part) };
+    const entry: TypeNode = {
+      kind: "indexedAccess",
+      objectType: { kind: "indexedAccess", objectType: map, indexType: reference("M") },
+      indexType: literal(t.part),
+    };
     return {
       kind: "declareConst",
       name: t.name,
-      type: { kind: "mapped", readonly: true, parameter: "M", constraint: { kind: "operator", operator: "keyof", type: map }, optional: false, type: reference("Validator", [entry]) },
+      type: {
+        kind: "mapped",
+        readonly: true,
+        parameter: "M",
+        constraint: { kind: "operator", operator: "keyof", type: map },
+        optional: false,
+        type: reference("Validator", [entry]),
+      },
     };
   });
   return {

@@ -114,12 +114,7 @@ export interface MethodSignature extends Documented {
 }
 
 /** Top-level (or namespace-level) statements. Every one the generator writes is exported. */
-export type Declaration =
-  | TypeAliasDeclaration
-  | InterfaceDeclaration
-  | NamespaceDeclaration
-  | DeclareConstDeclaration
-  | ImportTypeNamespace;
+export type Declaration = TypeAliasDeclaration | InterfaceDeclaration | NamespaceDeclaration | DeclareConstDeclaration | ImportTypeNamespace;
 
 /** `export type Name = type;` */
 export interface TypeAliasDeclaration extends Documented {

@@ -7,7 +7,7 @@ const INDENT = "    ";
 
 /** Each declaration printed on its own, separated by a blank line, with a final newline. */
 export function printDeclarations(declarations: readonly Declaration[]): string {
-  return declarations.map(printDeclaration).join("\n\n") + "\n";
+  return `${declarations.map(printDeclaration).join("\n\n")}\n`;
 }
 
 function printDeclaration(declaration: Declaration): string {
@@ -254,9 +254,10 @@ function stringLiteral(text: string): string {
     if (char === "\0") return /[0-9]/.test(text.charAt(offset + 1)) ? "\\x00" : "\\0";
     return NAMED_ESCAPES[char] ?? unicodeEscape(char);
   });
-  return `"${escaped.replace(/[^\u0000-\u007f]/g, unicodeEscape)}"`;
+  return `"${escaped.replace(/[\u0080-\uffff]/g, unicodeEscape)}"`;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the characters a string literal must escape include the control characters
 const ESCAPED_CHARACTERS = /[\\"\u0000-\u001f\u2028\u2029\u0085]/g;
 
 const NAMED_ESCAPES: Readonly<Record<string, string>> = {

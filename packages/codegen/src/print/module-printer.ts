@@ -27,15 +27,19 @@ function statementText(statement: Statement): string {
   switch (statement.kind) {
     case "import": {
       const keyword = statement.typeOnly ? "import type" : "import";
-      const names = statement.multiline
-        ? `{\n${statement.names.map((name) => `${INDENT}${name},`).join("\n")}\n}`
-        : `{ ${statement.names.join(", ")} }`;
+      const names = statement.multiline ? `{\n${statement.names.map((name) => `${INDENT}${name},`).join("\n")}\n}` : `{ ${statement.names.join(", ")} }`;
       return `${keyword} ${names} from ${JSON.stringify(statement.from)};`;
     }
     case "exportAll":
       return `export ${statement.typeOnly ? "type " : ""}* from ${JSON.stringify(statement.from)};`;
     case "exportConst": {
-      const comment = statement.comment === undefined ? "" : statement.comment.split("\n").map((line) => `// ${line}\n`).join("");
+      const comment =
+        statement.comment === undefined
+          ? ""
+          : statement.comment
+              .split("\n")
+              .map((line) => `// ${line}\n`)
+              .join("");
       return `${docsText(statement, 0)}${comment}export const ${statement.name} = ${expressionText(statement.value, 0)};`;
     }
     case "declareConst":
@@ -60,9 +64,19 @@ function expressionText(expression: Expression, level: number): string {
     case "arrow":
       return `(${expression.parameters.join(", ")}) => ${expressionText(expression.body, level)}`;
     case "object":
-      return lines("{", expression.properties.map((p) => `${p.quoted ? JSON.stringify(p.name) : p.name}: ${expressionText(p.value, level + 1)},`), "}", level);
+      return lines(
+        "{",
+        expression.properties.map((p) => `${p.quoted ? JSON.stringify(p.name) : p.name}: ${expressionText(p.value, level + 1)},`),
+        "}",
+        level,
+      );
     case "array":
-      return lines("[", expression.elements.map((element) => `${expressionText(element, level + 1)},`), "]", level);
+      return lines(
+        "[",
+        expression.elements.map((element) => `${expressionText(element, level + 1)},`),
+        "]",
+        level,
+      );
   }
 }
 

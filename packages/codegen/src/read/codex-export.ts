@@ -30,7 +30,7 @@ export function exportCodexSchemas(given: string): CodexExport {
   try {
     const home = join(work, "home");
     mkdirSync(home);
-    const env = { PATH: process.env["PATH"] ?? "", HOME: home, CODEX_HOME: home, NO_COLOR: "1" };
+    const env = { PATH: process.env.PATH ?? "", HOME: home, CODEX_HOME: home, NO_COLOR: "1" };
     const run = (args: string[]) => {
       // A JavaScript launcher (the package's bin/codex.js) runs under this Node.
       const [command, argv] = /\.(c|m)?js$/.test(binary) ? [process.execPath, [binary, ...args]] : [binary, args];
@@ -47,12 +47,15 @@ export function exportCodexSchemas(given: string): CodexExport {
     if (!codexVersion) throw new CodegenError("CODEX_EXPORT_FAILED", `cannot read a version from "${reported}"`, { file: binary });
     const schemasDir = join(work, "schemas");
     const commands: Record<string, string> = {};
-    for (const [flavor, extra] of [["stable", []], ["experimental", ["--experimental"]]] as const) {
+    for (const [flavor, extra] of [
+      ["stable", []],
+      ["experimental", ["--experimental"]],
+    ] as const) {
       const args = ["app-server", "generate-json-schema", ...extra, "--out", join(schemasDir, flavor)];
       run(args);
       commands[flavor] = `codex app-server generate-json-schema ${extra.join(" ")}${extra.length ? " " : ""}--out ${flavor}`;
     }
-    writeFileSync(join(schemasDir, "manifest.json"), JSON.stringify({ codexVersion, binary: reported, commands }, null, 2) + "\n");
+    writeFileSync(join(schemasDir, "manifest.json"), `${JSON.stringify({ codexVersion, binary: reported, commands }, null, 2)}\n`);
     return { schemasDir, codexVersion, dispose };
   } catch (error) {
     dispose();

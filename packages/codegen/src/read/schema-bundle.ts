@@ -1,13 +1,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { CodegenError } from "../util/codegen-error.js";
-import {
-  ANNOTATION_KEYWORDS,
-  isSchemaObject,
-  pointerSegment,
-  type JsonSchema,
-  type JsonSchemaObject,
-} from "./json-schema.js";
+import { ANNOTATION_KEYWORDS, isSchemaObject, pointerSegment, type JsonSchema, type JsonSchemaObject } from "./json-schema.js";
 
 /** The single file of each export that holds every definition (the per-type files repeat it). */
 export const BUNDLE_FILE = "codex_app_server_protocol.schemas.json";
@@ -65,7 +59,7 @@ export function readSchemaDirectory(dir: string): SchemaDirectory {
     );
   }
   const manifest = parseJsonFile(manifestFile);
-  const codexVersion = isSchemaObject(manifest) ? manifest["codexVersion"] : undefined;
+  const codexVersion = isSchemaObject(manifest) ? manifest.codexVersion : undefined;
   if (typeof codexVersion !== "string" || codexVersion === "") {
     throw new CodegenError("UNSUPPORTED_SCHEMA", "manifest.json has no codexVersion string", {
       file: manifestFile,
@@ -99,7 +93,7 @@ export function readSchemaBundle(file: string, flavor: SchemaFlavor): SchemaBund
 
 function indexBundle(file: string, flavor: SchemaFlavor, root: JsonSchemaObject): SchemaBundle {
   const rootDefs = root.definitions as Record<string, JsonSchema>;
-  const v2Raw = rootDefs["v2"];
+  const v2Raw = rootDefs.v2;
   const v2Defs: Record<string, JsonSchema> = isNamespace(v2Raw) ? v2Raw : {};
 
   const byPointer = new Map<string, SchemaDefinition>();
@@ -129,11 +123,10 @@ function indexBundle(file: string, flavor: SchemaFlavor, root: JsonSchemaObject)
     emitted.push(def);
   }
   if ("JsonValue" in v2Defs || "JsonValue" in rootDefs) {
-    throw new CodegenError(
-      "NAME_COLLISION",
-      "the schema defines `JsonValue`, which the emitter reserves for schemas that accept any JSON value",
-      { file, pointer: "JsonValue" in v2Defs ? "#/definitions/v2/JsonValue" : "#/definitions/JsonValue" },
-    );
+    throw new CodegenError("NAME_COLLISION", "the schema defines `JsonValue`, which the emitter reserves for schemas that accept any JSON value", {
+      file,
+      pointer: "JsonValue" in v2Defs ? "#/definitions/v2/JsonValue" : "#/definitions/JsonValue",
+    });
   }
   emitted.sort((a, b) => compareNames(a.namespace ?? "", b.namespace ?? "") || compareNames(a.name, b.name));
 

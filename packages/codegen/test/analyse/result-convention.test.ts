@@ -69,7 +69,12 @@ describe("result rule: the naming convention", () => {
 
   it.each([
     { case: "never by the last segment alone", method: "thing/reset", params: noParams, defs: { ResetResponse: empty } },
-    { case: "not by method name when params are named", method: "thing/poke", params: ref("PokeParams"), defs: { PokeParams: empty, ThingPokeResponse: empty, Other: { type: "object", properties: { r: ref("ThingPokeResponse") } } } },
+    {
+      case: "not by method name when params are named",
+      method: "thing/poke",
+      params: ref("PokeParams"),
+      defs: { PokeParams: empty, ThingPokeResponse: empty, Other: { type: "object", properties: { r: ref("ThingPokeResponse") } } },
+    },
   ])("$case", ({ method, params, defs }) => {
     const { byMethod } = resolveFixture({
       root: clientRequests(request(method, params, params !== noParams)),

@@ -31,7 +31,10 @@ describe("result rule: the user's map", () => {
     { case: "wins over RESULT_TABLE", map: { "account/logout": "PingResult" }, method: "account/logout", result: "PingResult" },
   ] as { case: string; map: Record<string, string>; method: string; result: string }[])("$case", ({ map, method, result }) => {
     const { byMethod, warnings } = resolveFixture(
-      { root: clientRequests(request("thing/ping", noParams, false), request("account/logout", noParams, false)), v2: { PingResult: empty, LogoutAccountResponse: empty } },
+      {
+        root: clientRequests(request("thing/ping", noParams, false), request("account/logout", noParams, false)),
+        v2: { PingResult: empty, LogoutAccountResponse: empty },
+      },
       map,
     );
     expect(byMethod.get(method)).toMatchObject({ resolvedBy: "user-map", definition: result, how: `result map → ${result}` });
@@ -68,7 +71,11 @@ describe("result rule: the user's map", () => {
     { case: "a file that does not exist", content: undefined, error: "RESULT_MAP_INVALID: result map not found" },
     { case: "invalid JSON", content: "{ nope", error: "INVALID_JSON: invalid JSON" },
     { case: "not an object", content: '["thing/ping"]', error: "RESULT_MAP_INVALID: a result map is a JSON object" },
-    { case: "a value that is no definition name", content: '{ "thing/ping": 3 }', error: 'RESULT_MAP_INVALID: the result of "thing/ping" must be a definition name, not 3' },
+    {
+      case: "a value that is no definition name",
+      content: '{ "thing/ping": 3 }',
+      error: 'RESULT_MAP_INVALID: the result of "thing/ping" must be a definition name, not 3',
+    },
   ])("refuses $case with exit 2", async ({ content, error }) => {
     const file = content === undefined ? join(tmpdir(), "codex-rpc-no-such-map.json") : mapFile(content);
     const out = join(temporaryDirectory("codex-rpc-out-"), "generated");

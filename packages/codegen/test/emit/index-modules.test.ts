@@ -5,7 +5,10 @@ import { printModule } from "../../src/print/module-printer.js";
 
 /** A committed generated file without its header (the first three lines and the blank one). */
 function committedBody(path: string): string {
-  return readFileSync(new URL(`../../../protocol/generated/${path}`, import.meta.url), "utf8").split("\n").slice(4).join("\n");
+  return readFileSync(new URL(`../../../protocol/generated/${path}`, import.meta.url), "utf8")
+    .split("\n")
+    .slice(4)
+    .join("\n");
 }
 
 describe("index modules", () => {
@@ -19,7 +22,9 @@ describe("index modules", () => {
 
   it("writes the version and flavor as string literals, in values and in types", () => {
     const modules = emitIndexModules('9.9.9-"quoted"', "experimental");
-    expect(printModule(modules["index.js"])).toContain('export const PROTOCOL_VERSION = "9.9.9-\\"quoted\\"";\nexport const PROTOCOL_FLAVOR = "experimental";\n');
+    expect(printModule(modules["index.js"])).toContain(
+      'export const PROTOCOL_VERSION = "9.9.9-\\"quoted\\"";\nexport const PROTOCOL_FLAVOR = "experimental";\n',
+    );
     expect(printModule(modules["index.d.ts"])).toContain('  readonly version: "9.9.9-\\"quoted\\"";\n  readonly flavor: "experimental";\n');
   });
 });

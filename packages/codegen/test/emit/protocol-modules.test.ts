@@ -26,13 +26,19 @@ describe("method maps", () => {
 
   it("writes each kind's method names as a frozen array in methods.js, declared as a readonly tuple in methods.d.ts", () => {
     const result = generate({
-      schemasDir: writeSchemaFixture({ root: { ClientRequest: { oneOf: [request("thing/read", ref("ThingReadParams")), request("thing/write", ref("ThingReadParams"))] } } }),
+      schemasDir: writeSchemaFixture({
+        root: { ClientRequest: { oneOf: [request("thing/read", ref("ThingReadParams")), request("thing/write", ref("ThingReadParams"))] } },
+      }),
       command: "test",
       include: ["types"],
     });
     const methodsJs = result.files.get("stable/methods.js") ?? "";
-    expect(methodsJs).toContain('\nexport const CLIENT_REQUEST_METHODS = Object.freeze([\n  "thing/read",\n  "thing/write",\n]);\n\nexport const SERVER_REQUEST_METHODS');
+    expect(methodsJs).toContain(
+      '\nexport const CLIENT_REQUEST_METHODS = Object.freeze([\n  "thing/read",\n  "thing/write",\n]);\n\nexport const SERVER_REQUEST_METHODS',
+    );
     expect(methodsJs.endsWith("]);\n")).toBe(true);
-    expect(result.files.get("stable/methods.d.ts")).toContain('export declare const CLIENT_REQUEST_METHODS: readonly [\n    "thing/read",\n    "thing/write"\n];');
+    expect(result.files.get("stable/methods.d.ts")).toContain(
+      'export declare const CLIENT_REQUEST_METHODS: readonly [\n    "thing/read",\n    "thing/write"\n];',
+    );
   });
 });

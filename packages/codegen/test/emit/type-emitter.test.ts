@@ -21,15 +21,11 @@ function declaration(types: string, name: string): string {
 
 describe("emitter rules", () => {
   it("keeps server-written nullable fields present as T | null and defaulted ones present; Rust integers are numbers", () => {
-    expect(declaration(typesOf(), "Thing")).toBe(
-      "export type Thing = { id: string; size: number; note: string | null; tags: Array<string>; };",
-    );
+    expect(declaration(typesOf(), "Thing")).toBe("export type Thing = { id: string; size: number; note: string | null; tags: Array<string>; };");
   });
 
   it("lets client-written params leave nullable fields out", () => {
-    expect(declaration(typesOf(), "ThingReadParams")).toBe(
-      "export type ThingReadParams = { id: string; verbose?: boolean | null; };",
-    );
+    expect(declaration(typesOf(), "ThingReadParams")).toBe("export type ThingReadParams = { id: string; verbose?: boolean | null; };");
   });
 
   it("writes string enums as literal unions and tagged oneOfs as discriminated unions", () => {
@@ -45,9 +41,7 @@ describe("emitter rules", () => {
       },
     });
     expect(declaration(types, "Mode")).toBe('export type Mode = "fast" | "slow";');
-    expect(declaration(types, "Shape")).toBe(
-      'export type Shape = { type: "circle"; radius: number; } | { type: "square"; side: number; };',
-    );
+    expect(declaration(types, "Shape")).toBe('export type Shape = { type: "circle"; radius: number; } | { type: "square"; side: number; };');
   });
 
   it("types description-only schemas as JsonValue, open maps as optional-value maps, and field-less structs as empty", () => {

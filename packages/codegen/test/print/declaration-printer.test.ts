@@ -11,7 +11,7 @@ const exported = [f.createModifier(ts.SyntaxKind.ExportKeyword)];
 
 function typeScriptPrints(statements: ts.Statement[]): string {
   const file = ts.createSourceFile("x.ts", "", ts.ScriptTarget.ES2022, false, ts.ScriptKind.TS);
-  return statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file)).join("\n\n") + "\n";
+  return `${statements.map((statement) => printer.printNode(ts.EmitHint.Unspecified, statement, file)).join("\n\n")}\n`;
 }
 
 describe("declaration printer", () => {
@@ -45,7 +45,9 @@ describe("declaration printer", () => {
         parameter: "M",
         constraint: { kind: "operator", operator: "keyof", type: map },
         optional: false,
-        type: reference("Validator", [{ kind: "indexedAccess", objectType: { kind: "indexedAccess", objectType: map, indexType: reference("M") }, indexType: literal("params") }]),
+        type: reference("Validator", [
+          { kind: "indexedAccess", objectType: { kind: "indexedAccess", objectType: map, indexType: reference("M") }, indexType: literal("params") },
+        ]),
       },
     };
     const mapRef = f.createTypeReferenceNode("Map");
@@ -62,7 +64,10 @@ describe("declaration printer", () => {
               undefined,
               undefined,
               f.createTypeReferenceNode("Validator", [
-                f.createIndexedAccessTypeNode(f.createIndexedAccessTypeNode(mapRef, f.createTypeReferenceNode("M")), f.createLiteralTypeNode(f.createStringLiteral("params"))),
+                f.createIndexedAccessTypeNode(
+                  f.createIndexedAccessTypeNode(mapRef, f.createTypeReferenceNode("M")),
+                  f.createLiteralTypeNode(f.createStringLiteral("params")),
+                ),
               ]),
               undefined,
             ),

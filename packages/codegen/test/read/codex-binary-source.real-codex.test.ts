@@ -76,7 +76,10 @@ describe("generate --codex PATH: straight from a binary into a package of its ow
     { args: ["generate", "--out", "x"], error: "USAGE: --schemas DIR is required (or --codex PATH, or --codex-version X)" },
     { args: ["generate", "--schemas", "a", "--codex", "b", "--out", "x"], error: "USAGE: give one of --schemas, --codex" },
     { args: ["generate", "--codex-version", "latest", "--out", "x"], error: 'USAGE: --codex-version takes a version such as 0.169.0, not "latest"' },
-    { args: ["generate", "--codex", "/no/such/codex", "--out", "x"], error: "CODEX_EXPORT_FAILED: no codex binary at /no/such/codex: install codex (npm install @openai/codex)" },
+    {
+      args: ["generate", "--codex", "/no/such/codex", "--out", "x"],
+      error: "CODEX_EXPORT_FAILED: no codex binary at /no/such/codex: install codex (npm install @openai/codex)",
+    },
   ])("refuses $args.1 $args.2 with exit 2", async ({ args: argv, error }) => {
     const result = await run(argv);
     expect(result.code).toBe(2);

@@ -37,11 +37,10 @@ describe("generate --check", () => {
   it("passes on the committed output, run as the root script runs it", () => {
     // The header names the command with the paths as given, so run it from the repository root.
     const bin = fileURLToPath(new URL("../../bin/codex-rpc-gen.js", import.meta.url));
-    const result = spawnSync(
-      process.execPath,
-      [bin, "generate", "--schemas", "schemas/codex/0.169.0", "--out", "packages/protocol/generated", "--check"],
-      { cwd: repositoryRoot, encoding: "utf8" },
-    );
+    const result = spawnSync(process.execPath, [bin, "generate", "--schemas", "schemas/codex/0.169.0", "--out", "packages/protocol/generated", "--check"], {
+      cwd: repositoryRoot,
+      encoding: "utf8",
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("22 files in packages/protocol/generated match codex 0.169.0 schemas");

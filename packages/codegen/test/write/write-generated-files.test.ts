@@ -23,7 +23,13 @@ describe("writing output", () => {
   it("replaces the output exactly: files no longer generated disappear", () => {
     const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
-    writeGeneratedFiles(out, new Map([["old.d.ts", "old\n"], ["kept.d.ts", "v1\n"]]));
+    writeGeneratedFiles(
+      out,
+      new Map([
+        ["old.d.ts", "old\n"],
+        ["kept.d.ts", "v1\n"],
+      ]),
+    );
     writeGeneratedFiles(out, new Map([["kept.d.ts", "v2\n"]]));
     expect(existsSync(join(out, "old.d.ts"))).toBe(false);
     expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe("v2\n");

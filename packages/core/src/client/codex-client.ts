@@ -28,7 +28,13 @@ import {
   type TransportCloseInfo,
 } from "../errors/errors.js";
 import { isUnknownMethodError, serverVersionOf } from "./server-version.js";
-import { JsonRpcConnection, type ConnectionDiagnostic, type ConnectionOptions, type RequestOptions, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import {
+  JsonRpcConnection,
+  type ConnectionDiagnostic,
+  type ConnectionOptions,
+  type RequestOptions,
+  type ServerRequestContext,
+} from "../rpc/json-rpc-connection.js";
 import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
 import { NotificationRouter } from "./notification-router.js";
 import { Reconnector } from "./reconnector.js";
@@ -442,14 +448,19 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
-    const withTools = this.#dispatcher.hasTools ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs(this.#dispatcher.toolList) } : { ...given, approvalPolicy };
+    const withTools = this.#dispatcher.hasTools
+      ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs(this.#dispatcher.toolList) }
+      : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new CodexThread<T>(this.#sessionHost, thread as never);
   }
 
   /** Resumes a stored thread by id; `approvalPolicy` defaults to `defaultApprovalPolicy`. */
-  async resumeThread(threadId: string, params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">): Promise<CodexThread<T>> {
+  async resumeThread(
+    threadId: string,
+    params: Omit<ThreadResumeParamsOf<T>, "threadId"> = {} as Omit<ThreadResumeParamsOf<T>, "threadId">,
+  ): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
     const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));

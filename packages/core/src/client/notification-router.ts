@@ -66,7 +66,8 @@ export class NotificationRouter {
     const reported = this.host.validators ? this.validate(notification) : false;
     const malformed = malformedReason(notification.method, notification.params);
     if (malformed !== undefined) {
-      if (!reported) this.host.connection.report({ kind: "malformed-message", message: `${notification.method}: ${malformed}`, excerpt: excerptOf(notification) });
+      if (!reported)
+        this.host.connection.report({ kind: "malformed-message", message: `${notification.method}: ${malformed}`, excerpt: excerptOf(notification) });
       this.typedNotifications.next(notification as ServerNotification);
       return;
     }
@@ -87,7 +88,11 @@ export class NotificationRouter {
           listener.notification(notification as ServerNotification);
         } catch (error) {
           // One turn tripping over a message must not keep it from the thread's other turns.
-          this.host.connection.report({ kind: "malformed-message", message: `${notification.method}: a turn could not use it: ${describeThrown(error)}`, excerpt: excerptOf(notification) });
+          this.host.connection.report({
+            kind: "malformed-message",
+            message: `${notification.method}: a turn could not use it: ${describeThrown(error)}`,
+            excerpt: excerptOf(notification),
+          });
         }
       }
     }
@@ -111,7 +116,10 @@ export class NotificationRouter {
    */
   listenToThread(threadId: string, listener: ThreadListener): () => void {
     let listeners = this.threadListeners.get(threadId);
-    if (!listeners) this.threadListeners.set(threadId, (listeners = new Set()));
+    if (!listeners) {
+      listeners = new Set();
+      this.threadListeners.set(threadId, listeners);
+    }
     listeners.add(listener);
     return () => {
       listeners.delete(listener);

@@ -24,7 +24,11 @@ export function resolveReconnect(options: ReconnectOptions): Required<ReconnectO
   if (maxAttempts !== undefined && !(Number.isInteger(maxAttempts) && maxAttempts >= 0) && maxAttempts !== Infinity) {
     throw new RangeError(`reconnect.maxAttempts must be a whole number of attempts or Infinity, got ${String(maxAttempts)}`);
   }
-  for (const [name, value] of [["initialDelayMs", initialDelayMs], ["maxDelayMs", maxDelayMs], ["stableAfterMs", stableAfterMs]] as const) {
+  for (const [name, value] of [
+    ["initialDelayMs", initialDelayMs],
+    ["maxDelayMs", maxDelayMs],
+    ["stableAfterMs", stableAfterMs],
+  ] as const) {
     if (value !== undefined && !(value >= 0)) throw new RangeError(`reconnect.${name} must be a number of milliseconds ≥ 0, got ${String(value)}`);
   }
   return {

@@ -62,7 +62,11 @@ export class ServerRequestDispatcher {
     const validate = this.host.validators?.serverRequestValidators[request.method]?.params;
     const errors = validate && validationErrors(validate, request.params);
     if (!errors) return this.dispatch(request, context);
-    this.host.connection.report({ kind: "validation-failed", message: new ValidationFailedError(request.method, "params", errors).message, excerpt: excerptOf(request) });
+    this.host.connection.report({
+      kind: "validation-failed",
+      message: new ValidationFailedError(request.method, "params", errors).message,
+      excerpt: excerptOf(request),
+    });
     // A request already reported as invalid gets its error reply without a second diagnostic.
     let outcome: unknown;
     try {
@@ -72,7 +76,10 @@ export class ServerRequestDispatcher {
     }
     return Promise.resolve(outcome).catch((error: unknown) => {
       if (isReplyError(error)) throw error;
-      throw new JsonRpcReplyError(JSON_RPC_INTERNAL_ERROR, `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`);
+      throw new JsonRpcReplyError(
+        JSON_RPC_INTERNAL_ERROR,
+        `client handler for ${request.method} failed on params that do not match the codex schema: ${describeThrown(error)}`,
+      );
     });
   }
 

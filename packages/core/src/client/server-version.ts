@@ -12,5 +12,7 @@ export function serverVersionOf(userAgent: unknown): string | undefined {
  * (not -32601): this tells that apart from other invalid requests.
  */
 export function isUnknownMethodError(rpcCode: number, rpcMessage: string, method: string): boolean {
-  return (rpcCode === -32600 || rpcCode === -32601) && (rpcMessage.includes(`unknown variant \`${method}\``) || (rpcCode === -32601 && rpcMessage.includes(method)));
+  return (
+    (rpcCode === -32600 || rpcCode === -32601) && (rpcMessage.includes(`unknown variant \`${method}\``) || (rpcCode === -32601 && rpcMessage.includes(method)))
+  );
 }

@@ -85,7 +85,11 @@ function describeClose(close: TransportCloseInfo, request?: { method: string; id
   if (close.reason === "exit") {
     parts.push(close.signal ? `server killed by ${close.signal}` : `server exited with code ${close.exitCode ?? "?"}`);
   } else if (close.reason === "eof") {
-    parts.push(close.closeCode === undefined ? "server closed its output" : `server closed the connection (code ${close.closeCode}${close.closeReason ? `: ${describeThrown(close.closeReason)}` : ""})`);
+    parts.push(
+      close.closeCode === undefined
+        ? "server closed its output"
+        : `server closed the connection (code ${close.closeCode}${close.closeReason ? `: ${describeThrown(close.closeReason)}` : ""})`,
+    );
   } else if (close.reason === "error") {
     // The runtime's error text can quote a URL with credentials or a header: redacted like the rest.
     parts.push(`transport error: ${describeThrown(close.error)}`);
@@ -218,7 +222,10 @@ export class TurnTimeoutError extends CodexRpcError {
     readonly timeoutMs: number,
   ) {
     // Ids come from the server: bounded and redacted like everything else it sends.
-    super("TURN_TIMEOUT", `turn ${turnId === undefined ? "(not started)" : excerptOf(turnId)} on thread ${excerptOf(threadId)} did not end within ${timeoutMs} ms`);
+    super(
+      "TURN_TIMEOUT",
+      `turn ${turnId === undefined ? "(not started)" : excerptOf(turnId)} on thread ${excerptOf(threadId)} did not end within ${timeoutMs} ms`,
+    );
   }
 }
 

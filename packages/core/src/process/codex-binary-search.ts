@@ -226,7 +226,7 @@ class CodexBinarySearch {
   #launcherOf(packageDir: string): string | undefined {
     try {
       const manifest = JSON.parse(this.#host.readTextFile(this.#host.joinPath(packageDir, "package.json"))) as { bin?: string | Record<string, string> };
-      const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.["codex"];
+      const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.codex;
       return bin ? this.#host.joinPath(packageDir, bin) : undefined;
     } catch {
       return undefined;
@@ -284,5 +284,5 @@ class CodexBinarySearch {
 /** An `env` for a host whose environment is a plain record (Node's and Bun's `process.env`, or one passed in). */
 export function environmentFromRecord(env: Readonly<Record<string, string | undefined>>): CodexBinaryHost["env"] {
   // Windows spells it "Path"; `process.env` does not mind the case, a plain record does.
-  return (name) => ({ value: env[name] ?? (name === "PATH" ? env["Path"] : undefined) });
+  return (name) => ({ value: env[name] ?? (name === "PATH" ? env.Path : undefined) });
 }

@@ -24,7 +24,10 @@ export interface ShutdownSteps {
 export async function shutDownProcess(steps: ShutdownSteps): Promise<void> {
   if (steps.isGone()) return;
   steps.endStdin();
-  for (const [signal, waitedMs] of [["SIGTERM", steps.stdinEndTimeoutMs], ["SIGKILL", steps.sigtermTimeoutMs]] as const) {
+  for (const [signal, waitedMs] of [
+    ["SIGTERM", steps.stdinEndTimeoutMs],
+    ["SIGKILL", steps.sigtermTimeoutMs],
+  ] as const) {
     if (await settlesWithin(steps.gone, waitedMs)) return;
     try {
       steps.kill(signal);

@@ -11,13 +11,7 @@ import {
   InvalidHandlerResultError,
   type TransportCloseInfo,
 } from "../errors/errors.js";
-import type {
-  JsonRpcErrorObject,
-  JsonRpcMessage,
-  JsonRpcNotification,
-  JsonRpcRequest,
-  JsonRpcId,
-} from "../framing/json-rpc-message.js";
+import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcId } from "../framing/json-rpc-message.js";
 import { Multicast } from "../util/multicast.js";
 import { backoffDelay } from "../util/backoff.js";
 import { checkJson, describeThrown, excerptOf } from "../util/describe-value.js";
@@ -199,13 +193,7 @@ export class JsonRpcConnection {
     return this.closed;
   }
 
-  private sendOnce(
-    method: string,
-    params: unknown,
-    remainingMs: number,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<unknown> {
+  private sendOnce(method: string, params: unknown, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
     const id = this.nextId++;
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo, { method, id }));
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
@@ -270,8 +258,8 @@ export class JsonRpcConnection {
    */
   private dispatch(message: JsonRpcMessage): void {
     const record = message as unknown as Record<string, unknown>;
-    const method = record["method"];
-    const id = record["id"];
+    const method = record.method;
+    const id = record.id;
     // An id of 1e400 parses as Infinity, which JSON cannot echo back (it would go out as null).
     const hasValidId = (typeof id === "number" && Number.isFinite(id)) || typeof id === "string";
     if (typeof method === "string" && (hasValidId || !("id" in record))) {
@@ -285,9 +273,10 @@ export class JsonRpcConnection {
     }
     this.diagnosticSubject.next({
       kind: "unclassifiable-message",
-      message: "id" in record && !hasValidId
-        ? `a message whose id is ${id === null ? "null" : typeof id === "number" ? "a number JSON cannot carry" : `a ${Array.isArray(id) ? "array" : typeof id}`}, not a string or number`
-        : "a message that is neither request, notification nor reply",
+      message:
+        "id" in record && !hasValidId
+          ? `a message whose id is ${id === null ? "null" : typeof id === "number" ? "a number JSON cannot carry" : `a ${Array.isArray(id) ? "array" : typeof id}`}, not a string or number`
+          : "a message that is neither request, notification nor reply",
       excerpt: excerptOf(message),
     });
   }
@@ -315,13 +304,18 @@ export class JsonRpcConnection {
       return;
     }
     if (!("error" in record)) {
-      pending.resolve(record["result"]);
+      pending.resolve(record.result);
       return;
     }
-    const error = record["error"];
+    const error = record.error;
     const fields = typeof error === "object" && error !== null ? (error as Partial<Record<keyof JsonRpcErrorObject, unknown>>) : {};
     const code = fields.code ?? JSON_RPC_INTERNAL_ERROR;
-    const message = typeof fields.message === "string" ? fields.message : error === null || typeof error !== "object" ? `malformed error: ${excerptOf(error)}` : "unknown error";
+    const message =
+      typeof fields.message === "string"
+        ? fields.message
+        : error === null || typeof error !== "object"
+          ? `malformed error: ${excerptOf(error)}`
+          : "unknown error";
     pending.reject(new ServerError(pending.method, id, code as number, message, fields.data));
   }
 
@@ -331,7 +325,11 @@ export class JsonRpcConnection {
     if (this.serverRequests.has(key)) {
       // A second request with the id of one still being answered: answering both would send two
       // replies with one id, and the server could not tell them apart.
-      this.diagnosticSubject.next({ kind: "unclassifiable-message", message: `a second server request with id ${excerptOf(request.id)} while the first is unanswered`, excerpt: excerptOf(request) });
+      this.diagnosticSubject.next({
+        kind: "unclassifiable-message",
+        message: `a second server request with id ${excerptOf(request.id)} while the first is unanswered`,
+        excerpt: excerptOf(request),
+      });
       return;
     }
     const controller = new AbortController();
@@ -381,7 +379,10 @@ export class JsonRpcConnection {
     sent.catch((error: unknown) => {
       if (this.closeInfo || error instanceof ConnectionClosedError) return;
       const id = (message as { id: JsonRpcId }).id;
-      this.diagnosticSubject.next({ kind: "handler-error", message: `the reply to server request ${excerptOf(id)} could not be sent: ${describeThrown(error)}` });
+      this.diagnosticSubject.next({
+        kind: "handler-error",
+        message: `the reply to server request ${excerptOf(id)} could not be sent: ${describeThrown(error)}`,
+      });
       send({ id, error: { code: JSON_RPC_INTERNAL_ERROR, message: "the client's reply could not be encoded" } } as JsonRpcMessage).catch(() => undefined);
     });
   }

@@ -1,11 +1,5 @@
 import type { Observable } from "rxjs";
-import type {
-  ServerNotification,
-  Turn as ProtocolTurn,
-  TurnError,
-  TurnStartParams,
-  TurnStatus,
-} from "@codex-rpc/protocol";
+import type { ServerNotification, Turn as ProtocolTurn, TurnError, TurnStartParams, TurnStatus } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { ProtocolError, TurnTimeoutError } from "../errors/errors.js";
@@ -173,7 +167,11 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
           throw error;
         }
         this.turnId = turnId;
-        if (this.earlyDropped > 0) this.report("buffer-overflow", `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${this.maxEarlyEvents})`);
+        if (this.earlyDropped > 0)
+          this.report(
+            "buffer-overflow",
+            `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${this.maxEarlyEvents})`,
+          );
         const early = this.early ?? [];
         this.early = undefined;
         for (const notification of early) this.route(notification);
@@ -322,7 +320,10 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
   private interruptForCaller(): void {
     this.interrupt().catch(async (error: unknown) => {
       if (this.done) return;
-      this.report("turn-recovery", `turn ${this.turnId === undefined ? "(not started)" : excerptOf(this.turnId)}: turn/interrupt failed: ${describeThrown(error)}`);
+      this.report(
+        "turn-recovery",
+        `turn ${this.turnId === undefined ? "(not started)" : excerptOf(this.turnId)}: turn/interrupt failed: ${describeThrown(error)}`,
+      );
       const ended = this.turnId === undefined ? undefined : await this.readEndedTurn(this.turnId);
       if (this.done) return;
       if (ended) this.finish(ended, "watchdog");

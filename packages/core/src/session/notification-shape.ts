@@ -25,14 +25,15 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : `a ${typeof value}`;
 }
 
-const item: Check = (params) =>
-  recordAt(params, "item", "params", (value) => stringAt(value, "id", "params.item") ?? stringAt(value, "type", "params.item"));
+const item: Check = (params) => recordAt(params, "item", "params", (value) => stringAt(value, "id", "params.item") ?? stringAt(value, "type", "params.item"));
 
 const delta: Check = (params) => stringAt(params, "itemId", "params") ?? stringAt(params, "delta", "params");
 
 const CHECKS: Readonly<Record<string, Check>> = {
   "serverRequest/resolved": (params) =>
-    typeof params["requestId"] === "string" || typeof params["requestId"] === "number" ? undefined : `params.requestId is ${describe(params["requestId"])}, not a string or number`,
+    typeof params.requestId === "string" || typeof params.requestId === "number"
+      ? undefined
+      : `params.requestId is ${describe(params.requestId)}, not a string or number`,
   "thread/status/changed": (params) => recordAt(params, "status", "params", (status) => stringAt(status, "type", "params.status")),
   "item/started": item,
   "item/completed": item,
@@ -43,7 +44,7 @@ const CHECKS: Readonly<Record<string, Check>> = {
       const problem = stringAt(turn, "id", "params.turn") ?? stringAt(turn, "status", "params.turn");
       if (problem) return problem;
       // `items` is read when present; missing is tolerated (the fold has them), the wrong type is not.
-      return turn["items"] === undefined || Array.isArray(turn["items"]) ? undefined : `params.turn.items is ${describe(turn["items"])}, not an array`;
+      return turn.items === undefined || Array.isArray(turn.items) ? undefined : `params.turn.items is ${describe(turn.items)}, not an array`;
     }),
 };
 

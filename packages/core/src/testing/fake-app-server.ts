@@ -152,7 +152,14 @@ export class FakeAppServer {
     const p = (params ?? {}) as { threadId?: string; turnId?: string };
     switch (method) {
       case "initialize":
-        return { result: { userAgent: `fake-app-server/${this.options.codexVersion ?? PROTOCOL_VERSION} (fake)`, codexHome: "/tmp/fake-codex-home", platformFamily: "unix", platformOs: "linux" } };
+        return {
+          result: {
+            userAgent: `fake-app-server/${this.options.codexVersion ?? PROTOCOL_VERSION} (fake)`,
+            codexHome: "/tmp/fake-codex-home",
+            platformFamily: "unix",
+            platformOs: "linux",
+          },
+        };
       case "thread/start": {
         const id = `thread-${this.nextThread++}`;
         this.threads.set(id, { turns: [] });

@@ -60,7 +60,8 @@ class LoopbackEnd implements LoopbackTransport {
   }
 
   close(): Promise<void> {
-    return (this.#closePromise ??= this.disconnect({ reason: "eof" }));
+    this.#closePromise ??= this.disconnect({ reason: "eof" });
+    return this.#closePromise;
   }
 
   disconnect(info: TransportCloseInfo): Promise<void> {

@@ -152,7 +152,8 @@ class NdjsonChannelTransport implements NdjsonTransport {
   }
 
   close(): Promise<void> {
-    return (this.#closePromise ??= this.#closeOnce());
+    this.#closePromise ??= this.#closeOnce();
+    return this.#closePromise;
   }
 
   /** `await using transport = …` closes it when the block ends (see `close()`). */
@@ -318,13 +319,14 @@ class NdjsonChannelTransport implements NdjsonTransport {
   }
 
   #shutdownOnce(): Promise<TransportCloseInfo> {
-    return (this.#shutdownPromise ??= (async (): Promise<TransportCloseInfo> => {
+    this.#shutdownPromise ??= (async (): Promise<TransportCloseInfo> => {
       try {
         return await this.#options.shutdown();
       } catch (error) {
         return this.#completeCloseInfo({ reason: "error", error });
       }
-    })());
+    })();
+    return this.#shutdownPromise;
   }
 
   /** Decides how the transport ended, once, and settles everything that waits on it. */

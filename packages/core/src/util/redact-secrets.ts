@@ -102,7 +102,7 @@ const MAX_STRING_CHARS = 2_000;
 const MAX_DEPTH = 32;
 
 /** A whole property name that names a credential (`password`, `api_key`, `refreshToken` …). */
-const CREDENTIAL_NAME = new RegExp(String.raw`^${CREDENTIAL_KEY}$`, "i");
+const CREDENTIAL_NAME = new RegExp(`^${CREDENTIAL_KEY}$`, "i");
 
 /**
  * A copy of a JSON-like value (e.g. a server error's `data`) with every string, keys included,

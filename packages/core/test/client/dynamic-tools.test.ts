@@ -3,9 +3,19 @@ import { connect } from "../support/connect-to-fake.js";
 
 describe("dynamic tools (fake server)", () => {
   it("runs a registered dynamic tool on item/tool/call", async () => {
-    const { server, client } = await connect({}, {
-      tools: [{ name: "add", description: "adds", inputSchema: { type: "object" }, handler: (args) => String((args as { a: number; b: number }).a + (args as { a: number; b: number }).b) }],
-    });
+    const { server, client } = await connect(
+      {},
+      {
+        tools: [
+          {
+            name: "add",
+            description: "adds",
+            inputSchema: { type: "object" },
+            handler: (args) => String((args as { a: number; b: number }).a + (args as { a: number; b: number }).b),
+          },
+        ],
+      },
+    );
     const reply = await server.request("item/tool/call", { threadId: "t", turnId: "u", callId: "c", tool: "add", namespace: null, arguments: { a: 2, b: 3 } });
     expect(reply).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "5" }] } });
     const unknown = await server.request("item/tool/call", { threadId: "t", turnId: "u", callId: "c", tool: "nope", namespace: null, arguments: {} });

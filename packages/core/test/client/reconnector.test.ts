@@ -88,7 +88,9 @@ it("a thread the new server cannot resume is reported, not fatal", async () => {
   const reconnected = firstValueFrom(client.reconnections$);
   servers[0]!.crash();
   const { threads } = await reconnected;
-  expect(threads).toEqual([{ threadId: thread.id, resumed: false, error: expect.objectContaining({ code: "SERVER_ERROR", rpcMessage: "no rollout found for thread" }) }]);
+  expect(threads).toEqual([
+    { threadId: thread.id, resumed: false, error: expect.objectContaining({ code: "SERVER_ERROR", rpcMessage: "no rollout found for thread" }) },
+  ]);
   expect(client.state).toBe("open");
   await client.close();
 });

@@ -17,9 +17,7 @@ describe("server requests (fake server)", () => {
   it("refuses a second handler for a method until the first is disposed", async () => {
     const { server, client } = await connect();
     const dispose = client.handle("item/tool/requestUserInput", () => ({ answers: {} }));
-    expect(() => client.handle("item/tool/requestUserInput", () => ({ answers: {} }))).toThrow(
-      expect.objectContaining({ code: "HANDLER_ALREADY_REGISTERED" }),
-    );
+    expect(() => client.handle("item/tool/requestUserInput", () => ({ answers: {} }))).toThrow(expect.objectContaining({ code: "HANDLER_ALREADY_REGISTERED" }));
     dispose();
     client.handle("item/tool/requestUserInput", () => ({ answers: { q: { answers: ["yes"] } } }));
     expect(await server.request("item/tool/requestUserInput", {})).toEqual({ result: { answers: { q: { answers: ["yes"] } } } });
@@ -29,12 +27,16 @@ describe("server requests (fake server)", () => {
   it("withdraws a pending server request on serverRequest/resolved", async () => {
     const { server, client } = await connect();
     let aborted = false;
-    client.handle("item/tool/requestUserInput", (_params, { signal }) => new Promise((resolve) => {
-      signal.addEventListener("abort", () => {
-        aborted = true;
-        resolve({ answers: {} });
-      });
-    }));
+    client.handle(
+      "item/tool/requestUserInput",
+      (_params, { signal }) =>
+        new Promise((resolve) => {
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve({ answers: {} });
+          });
+        }),
+    );
     void server.request("item/tool/requestUserInput", {});
     await new Promise((r) => setTimeout(r, 5));
     expect(clientInternals(client).connection.pendingServerRequestCount).toBe(1);

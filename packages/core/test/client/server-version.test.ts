@@ -24,7 +24,10 @@ describe("server version", () => {
     client.diagnostics$.subscribe((d) => diagnostics.push(d));
     expect(client.serverVersion).toBe("0.166.0");
     expect(diagnostics).toEqual([
-      expect.objectContaining({ kind: "version-mismatch", message: expect.stringContaining(`codex 0.166.0 but this client's protocol is for codex ${PROTOCOL_VERSION}`) }),
+      expect.objectContaining({
+        kind: "version-mismatch",
+        message: expect.stringContaining(`codex 0.166.0 but this client's protocol is for codex ${PROTOCOL_VERSION}`),
+      }),
     ]);
     expect((await client.startThread()).id).toBe("thread-1");
     await client.close();

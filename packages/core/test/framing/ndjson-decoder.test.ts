@@ -234,7 +234,9 @@ describe("NdjsonDecoder", () => {
       const bytes = bytesOf(lines.join("").repeat(3));
       const whole = decode([bytes], { maxLineBytes: LIMIT }).events;
       expect(whole.filter((e) => "message" in e)).toHaveLength(24);
-      expect(whole.filter((e) => "diagnostic" in e)).toEqual(Array(12).fill({ diagnostic: expect.objectContaining({ kind: "oversize-line", bytes: LIMIT + 1 }) }));
+      expect(whole.filter((e) => "diagnostic" in e)).toEqual(
+        Array(12).fill({ diagnostic: expect.objectContaining({ kind: "oversize-line", bytes: LIMIT + 1 }) }),
+      );
       const random = randomSource(11);
       for (let run = 0; run < 100; run++) {
         const chunks = randomSplit(bytes, random, 60);

@@ -78,8 +78,17 @@ describe("searchCodexBinary", () => {
     const host = memoryHost({ "/opt/codex": false }, { env: (name) => ({ value: name === "CODEX_BIN" ? "/opt/codex" : "/bin" }) });
     expect(searchError(host)).toMatchObject({ code: "BINARY_NOT_FOUND", message: expect.stringContaining("CODEX_BIN=/opt/codex: is not executable") });
 
-    const unreadable = memoryHost({}, { fileKind: () => { throw new Denied("Requires read access"); } });
-    expect(searchError(unreadable, { ...search, explicitPath: "/x/codex" }).message).toContain("the explicit path /x/codex: cannot be checked (Requires read access)");
+    const unreadable = memoryHost(
+      {},
+      {
+        fileKind: () => {
+          throw new Denied("Requires read access");
+        },
+      },
+    );
+    expect(searchError(unreadable, { ...search, explicitPath: "/x/codex" }).message).toContain(
+      "the explicit path /x/codex: cannot be checked (Requires read access)",
+    );
   });
 
   it("looks for codex.exe along a ;-separated PATH on Windows", () => {

@@ -23,7 +23,10 @@ describe("JSON-RPC connection: overload retry, timeouts, abort (fake server)", (
   });
 
   it("ends a request waiting out an overload backoff when the connection closes, at once", async () => {
-    const { server, client } = await connect({ overload: { "thread/start": 100 } }, { overloadRetry: { maxRetries: 5, initialDelayMs: 10_000, maxDelayMs: 10_000 } });
+    const { server, client } = await connect(
+      { overload: { "thread/start": 100 } },
+      { overloadRetry: { maxRetries: 5, initialDelayMs: 10_000, maxDelayMs: 10_000 } },
+    );
     const pending = client.startThread().catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 20));
     const crashedAt = performance.now();

@@ -38,7 +38,17 @@ describe("turns (fake server)", () => {
     const { server, client } = await connect();
     const thread = await client.startThread();
     server.respond("turn/start", () => {
-      const turn = { id: "early-turn", status: "inProgress", items: [], error: null, startedAt: null, completedAt: null, durationMs: null, itemsView: "notLoaded", rootTurnId: null };
+      const turn = {
+        id: "early-turn",
+        status: "inProgress",
+        items: [],
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+        itemsView: "notLoaded",
+        rootTurnId: null,
+      };
       const item = { type: "agentMessage", id: "m1", text: "", phase: null, memoryCitation: null };
       server.notify("turn/started", { threadId: thread.id, turn });
       server.notify("item/started", { threadId: thread.id, turnId: "early-turn", item, startedAtMs: 0 });

@@ -15,7 +15,12 @@ describe.each(JOINS)("FakeAppServer joined by %s", (framing) => {
     const text = firstValueFrom(turn.text$.pipe(toArray()));
     expect((await turn.completed).finalText).toBe("ab");
     expect(await text).toEqual(["a", "b"]);
-    expect(server.received.map((message) => ("method" in message ? message.method : "reply"))).toEqual(["initialize", "initialized", "thread/start", "turn/start"]);
+    expect(server.received.map((message) => ("method" in message ? message.method : "reply"))).toEqual([
+      "initialize",
+      "initialized",
+      "thread/start",
+      "turn/start",
+    ]);
     await client.close();
     expect(await server.transport.closed).toMatchObject({ reason: "closed" });
   });
@@ -51,7 +56,7 @@ describe("FakeAppServer's byte path", () => {
     await client.close();
   });
 
-  it("needs framing: \"ndjson\" for sendRaw and maxLineBytes", () => {
+  it('needs framing: "ndjson" for sendRaw and maxLineBytes', () => {
     expect(() => new FakeAppServer().sendRaw("x\n")).toThrow(/framing: "ndjson"/);
     expect(() => new FakeAppServer({ maxLineBytes: 1024 })).toThrow(InvalidOptionError);
   });

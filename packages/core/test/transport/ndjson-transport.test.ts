@@ -67,7 +67,11 @@ describe("createNdjsonTransport", () => {
     const bytes = new Uint8Array([...line({ id: 1, result: "a" }), ...line({ method: "n", params: { s: "é" } }), ...line({ id: 2, result: "b" })]);
     sink.data(bytes.subarray(0, 30));
     sink.data(bytes.subarray(30));
-    expect(received.values).toEqual([{ id: 1, result: "a" }, { method: "n", params: { s: "é" } }, { id: 2, result: "b" }]);
+    expect(received.values).toEqual([
+      { id: 1, result: "a" },
+      { method: "n", params: { s: "é" } },
+      { id: 2, result: "b" },
+    ]);
   });
 
   it("buffers messages that arrive before the first subscriber and replays them first, in order", () => {
@@ -271,7 +275,12 @@ describe("createNdjsonTransport", () => {
     expect(performance.now() - exitedAt).toBeLessThan(1_000); // the close ended the wait, not its bound
     for (const error of errors) {
       expect(error).toBeInstanceOf(ConnectionClosedError);
-      expect((error as ConnectionClosedError).close).toEqual({ reason: "exit", exitCode: 1, signal: null, stderrTail: ["Error: CODEX_HOME points to a path that does not exist"] });
+      expect((error as ConnectionClosedError).close).toEqual({
+        reason: "exit",
+        exitCode: 1,
+        signal: null,
+        stderrTail: ["Error: CODEX_HOME points to a path that does not exist"],
+      });
     }
   });
 
@@ -357,7 +366,12 @@ describe("createNdjsonTransport", () => {
         pull: () => new Promise<void>(() => {}), // never produces anything
         cancel: (reason) => cancelled.resolve(reason),
       });
-      const transport = createNdjsonTransport({ input, write: () => {}, shutdown: async () => ({ reason: "exit", exitCode: 0 }), ended: new Promise(() => {}) });
+      const transport = createNdjsonTransport({
+        input,
+        write: () => {},
+        shutdown: async () => ({ reason: "exit", exitCode: 0 }),
+        ended: new Promise(() => {}),
+      });
       await transport.close();
       await cancelled.promise;
       await expect(transport.closed).resolves.toMatchObject({ reason: "closed" });
@@ -404,7 +418,10 @@ describe("over a pair of web streams", () => {
     push.enqueue(encodeNdjsonLine({ method: "b", params: { n: 2 } }));
     await Promise.all(Array.from({ length: 20 }, (_, id) => transport.send({ id, method: "m" })));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(received).toEqual([{ method: "a", params: { n: 1 } }, { method: "b", params: { n: 2 } }]);
+    expect(received).toEqual([
+      { method: "a", params: { n: 1 } },
+      { method: "b", params: { n: 2 } },
+    ]);
     expect(written).toEqual(Array.from({ length: 20 }, (_, id) => ({ id, method: "m" })));
     await transport.close();
   });

@@ -28,7 +28,11 @@ describe("redactSecrets", () => {
       '{"access_token":"at-123456","refresh_token":"rt-abcdef","id_token":"eyJabc","token_type":"Bearer","expires_in":3600}',
       '{"access_token":"[REDACTED]","refresh_token":"[REDACTED]","id_token":"[REDACTED]","token_type":"Bearer","expires_in":3600}',
     ],
-    ["camelCase keys", '{"apiKey": "abc123", "clientSecret": "s3cr3t!", "accessToken": "tok"}', '{"apiKey": "[REDACTED]", "clientSecret": "[REDACTED]", "accessToken": "[REDACTED]"}'],
+    [
+      "camelCase keys",
+      '{"apiKey": "abc123", "clientSecret": "s3cr3t!", "accessToken": "tok"}',
+      '{"apiKey": "[REDACTED]", "clientSecret": "[REDACTED]", "accessToken": "[REDACTED]"}',
+    ],
     ["key: value logs", "login ok user=alice password: hunter2 mfa=true", "login ok user=alice password: [REDACTED] mfa=true"],
     ["header-style api key", "x-api-key: 9f8e7d6c5b4a", "x-api-key: [REDACTED]"],
     [
@@ -86,8 +90,18 @@ describe("redactSecrets: one pattern at a time, each with a near miss it leaves 
       '{"AccessKeyId": "[REDACTED]", "SecretAccessKey": "[REDACTED]"}',
       '{"AccessKeyId": "not-an-id", "Expiration": "2026-11-22T16:24:20Z"}',
     ],
-    ["an AWS access key id", "signing with AKIAIOSFODNN7EXAMPLE in us-east-1", "signing with [REDACTED] in us-east-1", "see AKIA docs: AKIAIOSFODNN7EX is too short"],
-    ["a classic GitHub token in prose", "push failed for ghp_FAKEfake0123456789FAKEfake0123456789 (401)", "push failed for [REDACTED] (401)", "set ghp_token_name in the config"],
+    [
+      "an AWS access key id",
+      "signing with AKIAIOSFODNN7EXAMPLE in us-east-1",
+      "signing with [REDACTED] in us-east-1",
+      "see AKIA docs: AKIAIOSFODNN7EX is too short",
+    ],
+    [
+      "a classic GitHub token in prose",
+      "push failed for ghp_FAKEfake0123456789FAKEfake0123456789 (401)",
+      "push failed for [REDACTED] (401)",
+      "set ghp_token_name in the config",
+    ],
     ["a GitHub app token", "token ghs_FAKEfake0123456789FAKEfake012345 expired", "token [REDACTED] expired", "token ghs_short expired"],
     [
       "a fine-grained GitHub token",
@@ -115,7 +129,12 @@ describe("redactSecrets: one pattern at a time, each with a near miss it leaves 
       "< set-cookie: [REDACTED]",
       "set_cookie_count=2 cookies_enabled=true",
     ],
-    ["a cookie in JSON", '{"cookie": "sid=FAKEsid0123; theme=dark", "accept": "*/*"}', '{"cookie": "[REDACTED]", "accept": "*/*"}', '{"cookies_enabled": "yes"}'],
+    [
+      "a cookie in JSON",
+      '{"cookie": "sid=FAKEsid0123; theme=dark", "accept": "*/*"}',
+      '{"cookie": "[REDACTED]", "accept": "*/*"}',
+      '{"cookies_enabled": "yes"}',
+    ],
     [
       "a PEM private key across lines",
       `key:\n-----BEGIN RSA PRIVATE KEY-----\n${PEM_BODY.join("\n")}\nAbCd==\n-----END RSA PRIVATE KEY-----\nloaded`,
@@ -135,12 +154,7 @@ describe("redactSecrets: one pattern at a time, each with a near miss it leaves 
       "posting with [REDACTED] to #ops",
       "xoxo-hugs and xoxb- prefixes",
     ],
-    [
-      "a JWT",
-      "id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlLXVzZXIifQ.ZmFrZS1zaWduYXR1cmU rejected",
-      "id [REDACTED] rejected",
-      "header eyJhbGciOiJIUzI1NiJ9 alone",
-    ],
+    ["a JWT", "id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJmYWtlLXVzZXIifQ.ZmFrZS1zaWduYXR1cmU rejected", "id [REDACTED] rejected", "header eyJhbGciOiJIUzI1NiJ9 alone"],
     ["an unsigned JWT", "alg none: eyJhbGciOiJub25lIn0.eyJzdWIiOiJmYWtlIn0.", "alg none: [REDACTED]", "eyJ.eyJ.x too short"],
   ])("%s", (_name, input, expected, nearMiss) => {
     expect(redactSecrets(input)).toBe(expected);
@@ -178,12 +192,22 @@ describe("redactDeep", () => {
   });
 
   it("never throws: cycles, BigInt, symbols, functions, throwing getters, null prototypes, revoked proxies", () => {
-    const value: Record<string, unknown> = { n: 1n, s: Symbol("sk-proj-FAKEfakeFAKEfake0123"), f: () => 1, bare: Object.assign(Object.create(null), { k: "ok" }) };
-    value["self"] = value;
-    Object.defineProperty(value, "getter", { enumerable: true, get: () => { throw new Error("no"); } });
+    const value: Record<string, unknown> = {
+      n: 1n,
+      s: Symbol("sk-proj-FAKEfakeFAKEfake0123"),
+      f: () => 1,
+      bare: Object.assign(Object.create(null), { k: "ok" }),
+    };
+    value.self = value;
+    Object.defineProperty(value, "getter", {
+      enumerable: true,
+      get: () => {
+        throw new Error("no");
+      },
+    });
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
-    value["proxy"] = proxy;
+    value.proxy = proxy;
     expect(redactDeep(value)).toEqual({
       n: "1",
       s: "Symbol([REDACTED])",

@@ -108,12 +108,7 @@ export class AppServerProcess {
     this.exited = new Promise<ProcessExit>((resolve) => {
       this.#child.once("exit", (code, signal) => {
         this.#exit = { code, signal };
-        this.#rejectAll(
-          new Error(
-            `codex app-server exited (code ${String(code)}, signal ${String(signal)})` +
-              this.#stderrSuffix(),
-          ),
-        );
+        this.#rejectAll(new Error(`codex app-server exited (code ${String(code)}, signal ${String(signal)})${this.#stderrSuffix()}`));
         resolve(this.#exit);
       });
     });
@@ -214,19 +209,19 @@ export class AppServerProcess {
     }
     const record = message as Record<string, unknown>;
     const hasId = "id" in record;
-    const method = record["method"];
+    const method = record.method;
     if (typeof method === "string" && hasId) {
       // A server→client request. These tests never expect one; answer like the server does
       // for methods it does not know, so nothing waits on us.
-      this.#write({ id: record["id"], error: { code: -32601, message: `test client does not handle ${method}` } });
-      this.notifications.push({ method, params: record["params"] });
+      this.#write({ id: record.id, error: { code: -32601, message: `test client does not handle ${method}` } });
+      this.notifications.push({ method, params: record.params });
       return;
     }
     if (typeof method === "string") {
-      this.notifications.push({ method, params: record["params"] });
+      this.notifications.push({ method, params: record.params });
       return;
     }
-    const id = record["id"];
+    const id = record.id;
     const pending = typeof id === "number" ? this.#pending.get(id) : undefined;
     if (pending === undefined || typeof id !== "number") {
       this.badLines.push(line);
@@ -235,9 +230,9 @@ export class AppServerProcess {
     this.#pending.delete(id);
     clearTimeout(pending.timer);
     if ("error" in record) {
-      pending.resolve({ id, error: record["error"] as JsonRpcErrorObject });
+      pending.resolve({ id, error: record.error as JsonRpcErrorObject });
     } else if ("result" in record) {
-      pending.resolve({ id, result: record["result"] });
+      pending.resolve({ id, result: record.result });
     } else {
       pending.reject(new Error(`reply has neither result nor error: ${line}`));
     }

@@ -32,11 +32,12 @@ export interface ParityResult {
  * (mutual assignability), compiles it with `tsc --strict`, and reports which names fail.
  */
 export function checkParity(options: { oursTypesFile: string; theirsDir: string; schemaBundle: string }): ParityResult {
-  const ours = new Set(
-    [...readFileSync(options.oursTypesFile, "utf8").matchAll(/^export type (\w+)/gm)].map((m) => m[1] as string),
-  );
+  const ours = new Set([...readFileSync(options.oursTypesFile, "utf8").matchAll(/^export type (\w+)/gm)].map((m) => m[1] as string));
   const theirs: { name: string; module: "root" | "v2" }[] = [];
-  for (const [module, index] of [["root", "index.ts"], ["v2", "v2/index.ts"]] as const) {
+  for (const [module, index] of [
+    ["root", "index.ts"],
+    ["v2", "v2/index.ts"],
+  ] as const) {
     const text = readFileSync(join(options.theirsDir, index), "utf8");
     for (const match of text.matchAll(/^export type \{ (\w+) \}/gm)) theirs.push({ name: match[1] as string, module });
   }
@@ -44,16 +45,18 @@ export function checkParity(options: { oursTypesFile: string; theirsDir: string;
   // definition came from: the other one is a different type the JSON Schemas do not export.
   const bundle = JSON.parse(readFileSync(options.schemaBundle, "utf8")) as { definitions: Record<string, unknown> & { v2: Record<string, unknown> } };
   const twice = new Set(theirs.filter((t) => t.module === "v2" && theirs.some((u) => u.module === "root" && u.name === t.name)).map((t) => t.name));
-  const checked = theirs.filter(
-    (t) => ours.has(t.name) && (!twice.has(t.name) || (t.module === "v2") === t.name in bundle.definitions.v2),
-  );
+  const checked = theirs.filter((t) => ours.has(t.name) && (!twice.has(t.name) || (t.module === "v2") === t.name in bundle.definitions.v2));
   const onlyTheirs = [...new Set(theirs.filter((t) => !ours.has(t.name)).map((t) => t.name))].sort();
 
   // First the strict check; then, for the names that fail it, the check with codex's bigints read
   // as numbers (running that on everything makes tsc give up on the deepest unions).
   const strict = compileChecks(options, checked, false);
   const strictlyDiffering = new Set(strict.keys());
-  const differing = compileChecks(options, checked.filter((c) => strictlyDiffering.has(c.name)), true);
+  const differing = compileChecks(
+    options,
+    checked.filter((c) => strictlyDiffering.has(c.name)),
+    true,
+  );
   for (const [name, differences] of differing) {
     // Where tsc cannot expand Numberize (the largest unions), the strict result stands.
     if (differences.some((d) => d.message.includes("excessively deep"))) differing.set(name, strict.get(name) ?? []);
@@ -86,7 +89,7 @@ function compileChecks(
   const dir = mkdtempSync(join(tmpdir(), "codex-rpc-parity-"));
   try {
     const file = join(dir, "parity.ts");
-    writeFileSync(file, lines.join("\n") + "\n");
+    writeFileSync(file, `${lines.join("\n")}\n`);
     const program = ts.createProgram([file], {
       strict: true,
       noEmit: true,

@@ -17,7 +17,7 @@ import type {
   ThreadStartResponse,
   TurnStatus,
 } from "@codex-rpc/protocol";
-import { CLIENT_REQUEST_METHODS, PROTOCOL_VERSION, SERVER_NOTIFICATION_METHODS } from "@codex-rpc/protocol";
+import { type CLIENT_REQUEST_METHODS, PROTOCOL_VERSION, type SERVER_NOTIFICATION_METHODS } from "@codex-rpc/protocol";
 import type { ClientRequestMap as ExperimentalClientRequestMap } from "@codex-rpc/protocol/experimental";
 import { loadValidators } from "@codex-rpc/protocol/validators";
 import { serverNotificationParams } from "@codex-rpc/protocol/validators/incoming";

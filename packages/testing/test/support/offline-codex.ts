@@ -29,7 +29,6 @@ export interface OfflineCodexOptions {
   readonly env?: Readonly<Record<string, string>>;
 }
 
-
 export class OfflineCodex {
   /** Every server→client request the client received (whoever answered it), in arrival order. */
   readonly serverRequests: JsonRpcRequest[] = [];
@@ -58,7 +57,7 @@ export class OfflineCodex {
       const transport = await spawnCodexAppServer({
         codexPath: pinnedCodexBinary(),
         cwd: workspace,
-        env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env },
+        env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env, ...home.env },
       });
       codex.#client = await CodexClient.connect(codex.#recording(transport), {
         clientInfo: { name: "codex_rpc_testing", title: "codex-rpc testing", version: "0.0.0" },

@@ -78,7 +78,9 @@ const client = `
 console.log(`${runtime} (${runtime === "node22" ? "global WebSocket" : "ws"}), maxMessageBytes ${cap}`);
 for (const bytes of sizes) {
   // Not spawnSync: the server runs in this process.
-  const child = spawn(binary, ["--expose-gc", "--max-old-space-size=4096", "--input-type=module", "-e", client, url, String(cap), String(bytes)], { cwd: packageDir });
+  const child = spawn(binary, ["--expose-gc", "--max-old-space-size=4096", "--input-type=module", "-e", client, url, String(cap), String(bytes)], {
+    cwd: packageDir,
+  });
   const run = { stdout: "", stderr: "" };
   child.stdout.setEncoding("utf8").on("data", (text) => (run.stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text) => (run.stderr += text));

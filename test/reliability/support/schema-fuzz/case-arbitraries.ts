@@ -47,7 +47,11 @@ const sizeArbitrary = fc.oneof(
   { weight: 2, arbitrary: fc.constant(HEAVIEST_SIZE) },
 );
 
-export function stepArbitrary(catalogue: Catalogue, mutations: Readonly<Record<string, number>> = MUTATION_WEIGHTS, methods = catalogue.entries.map((entry) => entry.method)): fc.Arbitrary<Step> {
+export function stepArbitrary(
+  catalogue: Catalogue,
+  mutations: Readonly<Record<string, number>> = MUTATION_WEIGHTS,
+  methods = catalogue.entries.map((entry) => entry.method),
+): fc.Arbitrary<Step> {
   return fc.record({
     method: fc.constantFrom(...methods),
     mutation: weighted<MutationKind>(mutations),
@@ -58,7 +62,10 @@ export function stepArbitrary(catalogue: Catalogue, mutations: Readonly<Record<s
 }
 
 export function batchArbitrary(step: fc.Arbitrary<Step>): fc.Arbitrary<{ config: SessionConfig; steps: Step[] }> {
-  return fc.record({ config: fc.constantFrom(...SESSION_CONFIGS), steps: fc.array(step, { minLength: BATCH_STEPS.min, maxLength: BATCH_STEPS.max, size: "max" }) });
+  return fc.record({
+    config: fc.constantFrom(...SESSION_CONFIGS),
+    steps: fc.array(step, { minLength: BATCH_STEPS.min, maxLength: BATCH_STEPS.max, size: "max" }),
+  });
 }
 
 /** Server requests answered by handlers that do one of HANDLER_OUTCOMES each. */
@@ -66,7 +73,11 @@ export function handlerCallsArbitrary(catalogue: Catalogue): fc.Arbitrary<{ vali
   const methods = catalogue.entries.filter((entry) => entry.kind === "request").map((entry) => entry.method);
   return fc.record({
     validate: fc.boolean(),
-    calls: fc.array(fc.record({ method: fc.constantFrom(...methods), outcome: fc.constantFrom(...HANDLER_OUTCOMES.map((outcome) => outcome.name)) }), { minLength: 1, maxLength: 60, size: "max" }),
+    calls: fc.array(fc.record({ method: fc.constantFrom(...methods), outcome: fc.constantFrom(...HANDLER_OUTCOMES.map((outcome) => outcome.name)) }), {
+      minLength: 1,
+      maxLength: 60,
+      size: "max",
+    }),
   });
 }
 

@@ -10,10 +10,10 @@ import type { Catalogue } from "./protocol-catalogue.mjs";
 import { buildCase, LINE_CAP_BYTES, type MutationKind } from "./malformed-messages.mjs";
 import { answerThreadRequests, answerTurnStart, closingLine, liveIds, openingLines, validNotificationLine } from "./live-turn.mjs";
 import { expectationOf, replyKey, type Expectation } from "./oracle.js";
-import { CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
+import { type CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
 
 /** How long a turn, a reply or a request may take to settle after its cause before it counts as hung (FUZZ_SETTLE_MS). */
-export const SETTLE_BOUND_MS = Number(process.env["FUZZ_SETTLE_MS"] ?? 2_000);
+export const SETTLE_BOUND_MS = Number(process.env.FUZZ_SETTLE_MS ?? 2_000);
 
 /** How the client under test is set up: validation on or off; server requests answered by the library's defaults or by handlers. */
 export interface SessionConfig {
@@ -126,7 +126,8 @@ export class FuzzSession {
       const before = this.diagnostics.length;
       this.fake.sendRaw(`${line}\n`);
       valid.push({ tag, what });
-      for (const diagnostic of this.diagnostics.slice(before)) violations.push(`valid ${what} (emittedAtMs ${tag}) produced a diagnostic: ${diagnostic.kind}: ${diagnostic.message}`);
+      for (const diagnostic of this.diagnostics.slice(before))
+        violations.push(`valid ${what} (emittedAtMs ${tag}) produced a diagnostic: ${diagnostic.kind}: ${diagnostic.message}`);
       attributed = this.diagnostics.length;
     };
     const sendDelta = () => {
@@ -138,7 +139,9 @@ export class FuzzSession {
 
     const opening = this.#seq;
     this.#seq += 3;
-    openingLines(this.catalogue, ids, opening).forEach((line, i) => sendValid(line, opening + i, ["turn/started", "thread/status/changed", "item/started"][i]!));
+    openingLines(this.catalogue, ids, opening).forEach((line, i) =>
+      sendValid(line, opening + i, ["turn/started", "thread/status/changed", "item/started"][i]!),
+    );
 
     const ordered = [...steps.filter((step) => !TERMINAL_METHODS.has(step.method)), ...steps.filter((step) => TERMINAL_METHODS.has(step.method))];
     let deltasDone = false;
@@ -152,7 +155,11 @@ export class FuzzSession {
       const marker = `‹c:${seq}›`;
       const entry = this.catalogue.byMethod.get(step.method)!;
       const built = buildCase(entry, step, seq, { ...ids, text: marker });
-      const expectation = expectationOf(built.line, built.message, { validators: this.catalogue.validators, validate: this.config.validate, maxLineBytes: LINE_CAP_BYTES });
+      const expectation = expectationOf(built.line, built.message, {
+        validators: this.catalogue.validators,
+        validate: this.config.validate,
+        maxLineBytes: LINE_CAP_BYTES,
+      });
       const before = this.diagnostics.length;
       this.fake.sendRaw(`${built.line}\n`);
       // A handler's answer (and a failing one's diagnostic) comes after a few promise hops.
@@ -187,7 +194,8 @@ export class FuzzSession {
     await settleReports();
     for (const crash of this.crashes.take()) violations.push(`CRASH ${describeCrash(crash)}`);
     subscription.unsubscribe();
-    for (const diagnostic of this.diagnostics.slice(attributed)) violations.push(`a diagnostic no line of the batch accounts for (after the turn ended): ${diagnostic.kind}: ${diagnostic.message.slice(0, 160)}`);
+    for (const diagnostic of this.diagnostics.slice(attributed))
+      violations.push(`a diagnostic no line of the batch accounts for (after the turn ended): ${diagnostic.kind}: ${diagnostic.message.slice(0, 160)}`);
     this.diagnostics.splice(0);
 
     // Replies: exactly one (result xor error) per request, -32601 for methods nobody knows, none unasked for.
@@ -209,14 +217,19 @@ export class FuzzSession {
       checked += slot.one;
       if (got.length < slot.one) lost += slot.one - got.length;
       if (got.length < slot.one || got.length > slot.one + slot.atMost) {
-        violations.push(`${slot.cases.map(describe).join(" + ")}: expected ${slot.one}${slot.atMost ? `–${slot.one + slot.atMost}` : ""} repl${slot.one === 1 ? "y" : "ies"} to id ${key.slice(0, 80)}, got ${got.length}`);
+        violations.push(
+          `${slot.cases.map(describe).join(" + ")}: expected ${slot.one}${slot.atMost ? `–${slot.one + slot.atMost}` : ""} repl${slot.one === 1 ? "y" : "ies"} to id ${key.slice(0, 80)}, got ${got.length}`,
+        );
       }
       for (const reply of got) {
         const hasResult = Object.hasOwn(reply, "result");
         const hasError = Object.hasOwn(reply, "error");
-        if (hasResult === hasError) violations.push(`${slot.cases.map(describe).join(" + ")}: a reply with ${hasResult ? "both result and error" : "neither result nor error"}: ${JSON.stringify(reply).slice(0, 200)}`);
+        if (hasResult === hasError)
+          violations.push(
+            `${slot.cases.map(describe).join(" + ")}: a reply with ${hasResult ? "both result and error" : "neither result nor error"}: ${JSON.stringify(reply).slice(0, 200)}`,
+          );
         const code = slot.cases.length === 1 ? slot.cases[0]!.expectation.reply?.errorCode : undefined;
-        if (code !== undefined && (reply["error"] as { code?: unknown } | undefined)?.code !== code) {
+        if (code !== undefined && (reply.error as { code?: unknown } | undefined)?.code !== code) {
           violations.push(`${describe(slot.cases[0]!)}: expected an error reply with code ${code}, got ${JSON.stringify(reply).slice(0, 200)}`);
         }
       }
@@ -229,7 +242,11 @@ export class FuzzSession {
       );
     }
     const batch = ++this.#batches;
-    for (const [key, slot] of allowed) this.#history.set(key, `batch ${batch}: ${slot.cases.map(describe).join(" + ")}, ${(replies.get(key) ?? []).length} repl${(replies.get(key) ?? []).length === 1 ? "y" : "ies"} then`);
+    for (const [key, slot] of allowed)
+      this.#history.set(
+        key,
+        `batch ${batch}: ${slot.cases.map(describe).join(" + ")}, ${(replies.get(key) ?? []).length} repl${(replies.get(key) ?? []).length === 1 ? "y" : "ies"} then`,
+      );
     if (this.#history.size > 2_000) for (const key of [...this.#history.keys()].slice(0, 1_000)) this.#history.delete(key);
 
     // Delivery: each notification once, on the typed stream or on unknownNotifications(); nothing else.
@@ -275,7 +292,14 @@ export class FuzzSession {
       const missing = expectedText.filter((marker) => !seenSet.has(marker));
       const caseOf = (marker: string) => sent.find((record) => `‹c:${record.seq}›` === marker);
       violations.push(
-        `turn.text$ did not carry the valid deltas in order: ${missing.length} missing${missing.length ? ` (${missing.slice(0, 5).map((m) => caseOf(m) ? describe(caseOf(m)!) : m).join(", ")})` : ""}, ${seen.length} seen for ${expectedText.length} sent`,
+        `turn.text$ did not carry the valid deltas in order: ${missing.length} missing${
+          missing.length
+            ? ` (${missing
+                .slice(0, 5)
+                .map((m) => (caseOf(m) ? describe(caseOf(m)!) : m))
+                .join(", ")})`
+            : ""
+        }, ${seen.length} seen for ${expectedText.length} sent`,
       );
     }
 
@@ -309,7 +333,7 @@ export class FuzzSession {
       let found = false;
       for (; scanned < received.length && !found; scanned++) {
         const record = received[scanned] as unknown as Record<string, unknown>;
-        found = !Object.hasOwn(record, "method") && Object.hasOwn(record, "id") && replyKey(record["id"]) === key;
+        found = !Object.hasOwn(record, "method") && Object.hasOwn(record, "id") && replyKey(record.id) === key;
       }
       if (found) break;
       await new Promise((resolve) => setImmediate(resolve));
@@ -334,7 +358,7 @@ export class FuzzSession {
     for (const message of this.fake.received) {
       const record = message as unknown as Record<string, unknown>;
       if (Object.hasOwn(record, "method") || !Object.hasOwn(record, "id")) continue;
-      const key = replyKey(record["id"]);
+      const key = replyKey(record.id);
       replies.set(key, [...(replies.get(key) ?? []), record]);
     }
     return replies;
@@ -358,8 +382,8 @@ export function clientOptions(catalogue: Catalogue, config: SessionConfig): Code
 /** An agent-message delta: whether its text must reach the live turn's text$ (valid, routed to the live turn and item) or may (at most once). */
 function textRoleOf(expectation: Expectation, ids: { thread: string; turn: string; item: string }): SentCase["text"] {
   if (expectation.method !== "item/agentMessage/delta" || expectation.shape !== "notification") return undefined;
-  const params = expectation.message?.["params"] as Record<string, unknown> | undefined;
-  const routed = params?.["threadId"] === ids.thread && params?.["turnId"] === ids.turn && params?.["itemId"] === ids.item;
+  const params = expectation.message?.params as Record<string, unknown> | undefined;
+  const routed = params?.threadId === ids.thread && params?.turnId === ids.turn && params?.itemId === ids.item;
   return !expectation.bad && routed ? "must" : "may";
 }
 

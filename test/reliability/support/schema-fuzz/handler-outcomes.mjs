@@ -13,14 +13,29 @@ function nullPrototype() {
   return Object.create(null);
 }
 function throwingToString() {
-  return { toString: () => { throw new Error("toString throws"); }, valueOf: () => { throw new Error("valueOf throws"); } };
+  return {
+    toString: () => {
+      throw new Error("toString throws");
+    },
+    valueOf: () => {
+      throw new Error("valueOf throws");
+    },
+  };
 }
 function throwingToPrimitive() {
-  return { [Symbol.toPrimitive]: () => { throw new Error("toPrimitive throws"); } };
+  return {
+    [Symbol.toPrimitive]: () => {
+      throw new Error("toPrimitive throws");
+    },
+  };
 }
 function errorWithThrowingMessage() {
   const error = new Error("shadowed");
-  Object.defineProperty(error, "message", { get: () => { throw new Error("message getter throws"); } });
+  Object.defineProperty(error, "message", {
+    get: () => {
+      throw new Error("message getter throws");
+    },
+  });
   return error;
 }
 function revokedProxy() {
@@ -56,7 +71,14 @@ const NOT_JSON = Object.freeze([
   ["a cyclic object", cyclic],
   ["a Symbol", () => Symbol("returned")],
   ["a function", () => function returned() {}],
-  ["an object whose toJSON throws", () => ({ toJSON: () => { throw new Error("toJSON throws"); } })],
+  [
+    "an object whose toJSON throws",
+    () => ({
+      toJSON: () => {
+        throw new Error("toJSON throws");
+      },
+    }),
+  ],
   ["a revoked Proxy", revokedProxy],
 ]);
 
@@ -75,13 +97,43 @@ const JSON_VALUES = Object.freeze([
  * its own code or -32603) or `{ result: <the JSON value> }`.
  */
 export const HANDLER_OUTCOMES = Object.freeze([
-  ...THROWN.map(([what, make]) => ({ name: `throws ${what}`, run: () => { throw make(); }, expect: { error: INTERNAL_ERROR } })),
+  ...THROWN.map(([what, make]) => ({
+    name: `throws ${what}`,
+    run: () => {
+      throw make();
+    },
+    expect: { error: INTERNAL_ERROR },
+  })),
   ...THROWN.map(([what, make]) => ({ name: `rejects with ${what}`, run: () => Promise.reject(make()), expect: { error: INTERNAL_ERROR } })),
   ...NOT_JSON.map(([what, make]) => ({ name: `returns ${what}`, run: () => make(), expect: { error: INTERNAL_ERROR } })),
   ...NOT_JSON.map(([what, make]) => ({ name: `resolves to ${what}`, run: () => Promise.resolve(make()), expect: { error: INTERNAL_ERROR } })),
-  { name: "returns a thenable whose then throws", run: () => ({ then: () => { throw nullPrototype(); } }), expect: { error: INTERNAL_ERROR } },
-  { name: "throws a JsonRpcReplyError with BigInt data", run: () => { throw new JsonRpcReplyError(-32000, "chosen code", { n: 1n }); }, expect: { error: "any" } },
-  { name: "rejects with a JsonRpcReplyError with cyclic data", run: () => Promise.reject(new JsonRpcReplyError(-32000, "chosen code", cyclic())), expect: { error: "any" } },
-  { name: "throws a JsonRpcReplyError", run: () => { throw new JsonRpcReplyError(-32000, "chosen code"); }, expect: { error: -32000 } },
+  {
+    name: "returns a thenable whose then throws",
+    run: () => ({
+      then: () => {
+        throw nullPrototype();
+      },
+    }),
+    expect: { error: INTERNAL_ERROR },
+  },
+  {
+    name: "throws a JsonRpcReplyError with BigInt data",
+    run: () => {
+      throw new JsonRpcReplyError(-32000, "chosen code", { n: 1n });
+    },
+    expect: { error: "any" },
+  },
+  {
+    name: "rejects with a JsonRpcReplyError with cyclic data",
+    run: () => Promise.reject(new JsonRpcReplyError(-32000, "chosen code", cyclic())),
+    expect: { error: "any" },
+  },
+  {
+    name: "throws a JsonRpcReplyError",
+    run: () => {
+      throw new JsonRpcReplyError(-32000, "chosen code");
+    },
+    expect: { error: -32000 },
+  },
   ...JSON_VALUES.map(([what, make]) => ({ name: `returns ${what}`, run: () => make(), expect: { result: make() ?? null } })),
 ]);

@@ -9,7 +9,7 @@ import type { Catalogue } from "./protocol-catalogue.mjs";
 import { instantiate, requestIdFor } from "./malformed-messages.mjs";
 import { HANDLER_OUTCOMES, INTERNAL_ERROR, type HandlerOutcome } from "./handler-outcomes.mjs";
 import { KINDS, replyKey } from "./oracle.js";
-import { CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
+import { type CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
 import { SETTLE_BOUND_MS } from "./fuzz-session.js";
 
 const OUTCOMES = new Map(HANDLER_OUTCOMES.map((outcome) => [outcome.name, outcome]));
@@ -59,7 +59,11 @@ export class HandlerSession {
         };
       }
     }
-    const client = await CodexClient.connect(fake.transport, { validate: validate ? catalogue.validators : false, handlers: handlers as never, requestTimeoutMs: 10_000 });
+    const client = await CodexClient.connect(fake.transport, {
+      validate: validate ? catalogue.validators : false,
+      handlers: handlers as never,
+      requestTimeoutMs: 10_000,
+    });
     session = new HandlerSession(catalogue, fake, client, crashes);
     return session;
   }
@@ -85,10 +89,15 @@ export class HandlerSession {
       const { min, max } = diagnosticsFor(outcome);
       const wrong = got.filter((diagnostic) => diagnostic.kind !== KINDS.handlerError);
       if (got.length < min || got.length > max || wrong.length > 0) {
-        violations.push(`${call.method}, handler ${outcome.name}: expected ${min === max ? min : `${min}–${max}`} ${KINDS.handlerError} diagnostic(s), got ${got.map((d) => `${d.kind} (${d.message.slice(0, 100)})`).join("; ") || "none"}`);
+        violations.push(
+          `${call.method}, handler ${outcome.name}: expected ${min === max ? min : `${min}–${max}`} ${KINDS.handlerError} diagnostic(s), got ${got.map((d) => `${d.kind} (${d.message.slice(0, 100)})`).join("; ") || "none"}`,
+        );
       }
     }
-    await this.#replyTo(sent.map((call) => call.key), SETTLE_BOUND_MS);
+    await this.#replyTo(
+      sent.map((call) => call.key),
+      SETTLE_BOUND_MS,
+    );
     await settleReports();
     for (const crash of this.crashes.take()) violations.push(`CRASH ${describeCrash(crash)}`);
 
@@ -96,7 +105,7 @@ export class HandlerSession {
     for (const message of this.fake.received) {
       const record = message as unknown as Record<string, unknown>;
       if (Object.hasOwn(record, "method") || !Object.hasOwn(record, "id")) continue;
-      const key = replyKey(record["id"]);
+      const key = replyKey(record.id);
       replies.set(key, [...(replies.get(key) ?? []), record]);
     }
     this.fake.received.splice(0);
@@ -111,15 +120,20 @@ export class HandlerSession {
         continue;
       }
       const reply = got[0]!;
-      const error = reply["error"] as { code?: unknown; message?: unknown } | undefined;
+      const error = reply.error as { code?: unknown; message?: unknown } | undefined;
       if (Object.hasOwn(reply, "result") === Object.hasOwn(reply, "error")) {
-        violations.push(`${what}: a reply with ${Object.hasOwn(reply, "result") ? "both result and error" : "neither result nor error"}: ${JSON.stringify(reply).slice(0, 200)}`);
+        violations.push(
+          `${what}: a reply with ${Object.hasOwn(reply, "result") ? "both result and error" : "neither result nor error"}: ${JSON.stringify(reply).slice(0, 200)}`,
+        );
       } else if ("result" in outcome.expect) {
-        if (JSON.stringify(reply["result"]) !== JSON.stringify(outcome.expect.result)) violations.push(`${what}: expected result ${JSON.stringify(outcome.expect.result)}, got ${JSON.stringify(reply).slice(0, 200)}`);
+        if (JSON.stringify(reply.result) !== JSON.stringify(outcome.expect.result))
+          violations.push(`${what}: expected result ${JSON.stringify(outcome.expect.result)}, got ${JSON.stringify(reply).slice(0, 200)}`);
       } else if (!error || !Number.isInteger(error.code) || typeof error.message !== "string") {
         violations.push(`${what}: expected an error reply (integer code, string message), got ${JSON.stringify(reply).slice(0, 200)}`);
       } else if (outcome.expect.error === "any" ? error.code !== -32000 && error.code !== INTERNAL_ERROR : error.code !== outcome.expect.error) {
-        violations.push(`${what}: expected error code ${outcome.expect.error === "any" ? `-32000 or ${INTERNAL_ERROR}` : outcome.expect.error}, got ${JSON.stringify(reply).slice(0, 200)}`);
+        violations.push(
+          `${what}: expected error code ${outcome.expect.error === "any" ? `-32000 or ${INTERNAL_ERROR}` : outcome.expect.error}, got ${JSON.stringify(reply).slice(0, 200)}`,
+        );
       }
     }
     const faults = sent.filter(({ outcome }) => !("result" in outcome.expect)).length;
@@ -135,7 +149,7 @@ export class HandlerSession {
       const received = this.fake.received;
       for (; scanned < received.length; scanned++) {
         const record = received[scanned] as unknown as Record<string, unknown>;
-        if (!Object.hasOwn(record, "method") && Object.hasOwn(record, "id")) waiting.delete(replyKey(record["id"]));
+        if (!Object.hasOwn(record, "method") && Object.hasOwn(record, "id")) waiting.delete(replyKey(record.id));
       }
       if (waiting.size > 0) await new Promise((resolve) => setImmediate(resolve));
     }

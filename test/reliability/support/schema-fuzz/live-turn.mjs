@@ -55,8 +55,16 @@ function inProgress(params) {
 
 /** The messages that open a live turn the way codex does: turn/started, the thread active, the agent message started. */
 export function openingLines(catalogue, ids, firstSeq) {
-  const active = JSON.stringify({ method: "thread/status/changed", emittedAtMs: firstSeq + 1, params: { threadId: ids.thread, status: { type: "active", activeFlags: [] } } });
-  return [validNotificationLine(catalogue, "turn/started", ids, firstSeq, inProgress), active, validNotificationLine(catalogue, "item/started", ids, firstSeq + 2)];
+  const active = JSON.stringify({
+    method: "thread/status/changed",
+    emittedAtMs: firstSeq + 1,
+    params: { threadId: ids.thread, status: { type: "active", activeFlags: [] } },
+  });
+  return [
+    validNotificationLine(catalogue, "turn/started", ids, firstSeq, inProgress),
+    active,
+    validNotificationLine(catalogue, "item/started", ids, firstSeq + 2),
+  ];
 }
 
 /** The valid `turn/completed` that ends the live turn. */

@@ -64,15 +64,7 @@ const SPLICE = "__fuzz_splice_9d41__";
 const HUGE_UNIT = "xé😀\u2028";
 const HUGE_UNIT_BYTES = 10;
 
-const NOT_JSON = Object.freeze([
-  "not json",
-  "{'single': 'quotes'}",
-  '{"method":"item/agentMessage/delta",}',
-  '{"a":1}}',
-  "NaN",
-  "{\u0000}",
-  "][",
-]);
+const NOT_JSON = Object.freeze(["not json", "{'single': 'quotes'}", '{"method":"item/agentMessage/delta",}', '{"a":1}}', "NaN", "{\u0000}", "]["]);
 const NOT_AN_OBJECT = Object.freeze(["[1,2]", "42", '"a string"', "null", "true", "[]", '[{"method":"turn/completed","params":{}}]']);
 
 /**
@@ -104,7 +96,14 @@ export function buildCase(entry, spec, seq, ids) {
   if (LINE_MUTATIONS.includes(mutation)) return buildLine(entry, spec, seq, ids);
   const params = instantiate(entry, ids);
   const message = entry.kind === "request" ? { id: requestIdFor(seq), method: entry.method, params } : { method: entry.method, emittedAtMs: seq, params };
-  const done = (effective, detail, built = message) => ({ mutation: effective, detail, method: entry.method, line: JSON.stringify(built), message: built, expectsReply: expectsReply(built) });
+  const done = (effective, detail, built = message) => ({
+    mutation: effective,
+    detail,
+    method: entry.method,
+    line: JSON.stringify(built),
+    message: built,
+    expectsReply: expectsReply(built),
+  });
   const pick = spec.pick >>> 0;
   const size = spec.size >>> 0;
   switch (mutation) {
@@ -278,7 +277,14 @@ function buildDeep(entry, message, params, pick, size) {
     where = "params";
   } else if (variant === 3) {
     // No method, no id: a message no rule classifies.
-    return { mutation: "deep-nesting", detail: `whole message, no method (${shape}, depth ${depth})`, method: undefined, line: `{"fuzzDeep":${deep}}`, message: undefined, expectsReply: false };
+    return {
+      mutation: "deep-nesting",
+      detail: `whole message, no method (${shape}, depth ${depth})`,
+      method: undefined,
+      line: `{"fuzzDeep":${deep}}`,
+      message: undefined,
+      expectsReply: false,
+    };
   } else {
     message.id = SPLICE;
     where = "id";
@@ -354,7 +360,14 @@ function buildLine(entry, spec, seq, ids) {
     }
     case "unclassifiable": {
       const params = instantiate(entry, ids);
-      const variants = [{}, { params }, { result: params }, { id: 9_100_000 + seq }, { error: { code: -32600, message: "no id" } }, { emittedAtMs: seq, params: null }];
+      const variants = [
+        {},
+        { params },
+        { result: params },
+        { id: 9_100_000 + seq },
+        { error: { code: -32600, message: "no id" } },
+        { emittedAtMs: seq, params: null },
+      ];
       const message = variants[pick % variants.length];
       return line(JSON.stringify(message), Object.keys(message).join("+") || "{}", message);
     }
@@ -370,7 +383,12 @@ function buildLine(entry, spec, seq, ids) {
     }
     case "method-wrong-type": {
       const params = instantiate(entry, ids);
-      const variants = [{ method: 42, params }, { method: null, emittedAtMs: seq }, { method: [entry.method], params }, { method: {}, id: 9_200_000 + seq, params }];
+      const variants = [
+        { method: 42, params },
+        { method: null, emittedAtMs: seq },
+        { method: [entry.method], params },
+        { method: {}, id: 9_200_000 + seq, params },
+      ];
       const message = variants[pick % variants.length];
       return line(JSON.stringify(message), `method ${JSON.stringify(message.method)}`, message);
     }
@@ -395,7 +413,7 @@ export function instantiate(entry, ids) {
 
 /** `[`×depth `]`×depth, or `{"d":`×depth `0` `}`×depth: JSON text nested `depth` levels. */
 export function deepText(depth, shape) {
-  return shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : '{"d":'.repeat(depth) + "0" + "}".repeat(depth);
+  return shape === "array" ? "[".repeat(depth) + "]".repeat(depth) : `${'{"d":'.repeat(depth)}0${"}".repeat(depth)}`;
 }
 
 function admits(types, candidate) {

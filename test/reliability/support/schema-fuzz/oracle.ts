@@ -101,12 +101,12 @@ export function expectationOf(line: string, parsed: unknown, options: OracleOpti
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) return fault("not-an-object", KINDS.notAnObject);
   const message = value as Record<string, unknown>;
-  const method = message["method"];
+  const method = message.method;
   const hasId = Object.hasOwn(message, "id");
-  const id = message["id"];
+  const id = message.id;
   // A string or a finite number makes a request or a reply; 1e400 parses to Infinity, which no reply can echo.
   const idUsable = typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-  const tag = typeof message["emittedAtMs"] === "number" ? (message["emittedAtMs"] as number) : undefined;
+  const tag = typeof message.emittedAtMs === "number" ? (message.emittedAtMs as number) : undefined;
   const withTag = tag === undefined ? {} : { tag };
 
   if (typeof method === "string") {
@@ -120,7 +120,7 @@ export function expectationOf(line: string, parsed: unknown, options: OracleOpti
     const delivery = shape === "request" ? "none" : known ? "typed" : "unknown";
     const base = { shape, method, known, message, delivery, ...withTag, ...(reply ? { reply } : {}) } as const;
     if (!known) return { ...base, bad: false, diagnostics: none };
-    const verdict = paramsVerdict(options.validators, shape, method, message["params"]);
+    const verdict = paramsVerdict(options.validators, shape, method, message.params);
     if (verdict.valid) return { ...base, bad: false, diagnostics: none };
     const mode = options.validate ? "validated" : "unvalidated";
     return { ...base, bad: true, why: verdict.why, diagnostics: { kinds: BAD_MESSAGE_KINDS[mode][shape], ...BAD_MESSAGE_COUNT[mode] } };
@@ -133,8 +133,16 @@ export function expectationOf(line: string, parsed: unknown, options: OracleOpti
 }
 
 /** The method's generated validator on `params`; a validator that throws (e.g. on deep nesting) rejects. */
-export function paramsVerdict(validators: ProtocolValidators, shape: "request" | "notification", method: string, params: unknown): { valid: boolean; why?: string } {
-  const table = (shape === "request" ? validators.serverRequestValidators : validators.serverNotificationValidators) as unknown as Record<string, { params: ((value: unknown) => boolean) & { errors?: readonly { instancePath: string; message?: string }[] | null } }>;
+export function paramsVerdict(
+  validators: ProtocolValidators,
+  shape: "request" | "notification",
+  method: string,
+  params: unknown,
+): { valid: boolean; why?: string } {
+  const table = (shape === "request" ? validators.serverRequestValidators : validators.serverNotificationValidators) as unknown as Record<
+    string,
+    { params: ((value: unknown) => boolean) & { errors?: readonly { instancePath: string; message?: string }[] | null } }
+  >;
   const validate = table[method]!.params;
   try {
     if (validate(params)) return { valid: true };

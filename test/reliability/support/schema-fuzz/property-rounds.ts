@@ -8,7 +8,9 @@ import fc from "fast-check";
 /** A batch's violations, thrown so that fast-check shrinks the batch. */
 export class Violations extends Error {
   constructor(readonly violations: readonly string[]) {
-    super(`${violations.length} violation(s):\n  ${violations.slice(0, 12).join("\n  ")}${violations.length > 12 ? `\n  … ${violations.length - 12} more` : ""}`);
+    super(
+      `${violations.length} violation(s):\n  ${violations.slice(0, 12).join("\n  ")}${violations.length > 12 ? `\n  … ${violations.length - 12} more` : ""}`,
+    );
   }
 }
 

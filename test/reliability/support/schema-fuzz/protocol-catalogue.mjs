@@ -34,10 +34,14 @@ export async function loadCatalogue() {
   expectSameMethods("notification", entries, SERVER_NOTIFICATION_METHODS);
   expectSameMethods("request", entries, SERVER_REQUEST_METHODS);
   // Valid replies to the client requests a fuzz session answers itself (the fake's own may lag the schema).
-  const clientResults = new Map(
-    CLIENT_RESULTS.map(([method, file]) => [method, readResult(method, file, validators.clientRequestValidators[method].result)]),
-  );
-  return { entries, byMethod: new Map(entries.map((entry) => [entry.method, entry])), validators, turnStartResponse: clientResults.get("turn/start"), clientResults };
+  const clientResults = new Map(CLIENT_RESULTS.map(([method, file]) => [method, readResult(method, file, validators.clientRequestValidators[method].result)]));
+  return {
+    entries,
+    byMethod: new Map(entries.map((entry) => [entry.method, entry])),
+    validators,
+    turnStartResponse: clientResults.get("turn/start"),
+    clientResults,
+  };
 }
 
 function readUnion(file, kind, table) {
@@ -87,7 +91,10 @@ function dedupeFields(fields) {
 }
 
 function expectSameMethods(kind, entries, generated) {
-  const fromSchema = entries.filter((entry) => entry.kind === kind).map((entry) => entry.method).sort();
+  const fromSchema = entries
+    .filter((entry) => entry.kind === kind)
+    .map((entry) => entry.method)
+    .sort();
   const fromProtocol = [...generated].sort();
   if (JSON.stringify(fromSchema) !== JSON.stringify(fromProtocol)) {
     throw new Error(`the ${kind} union in ${SCHEMA_DIR} and @codex-rpc/protocol disagree: ${JSON.stringify({ fromSchema, fromProtocol })}`);

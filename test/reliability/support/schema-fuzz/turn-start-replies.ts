@@ -7,7 +7,7 @@ import { FakeAppServer } from "@codex-rpc/testing";
 import type { Catalogue } from "./protocol-catalogue.mjs";
 import { buildCase, type CaseSpec } from "./malformed-messages.mjs";
 import { answerThreadRequests, answerTurnStart, closingLine, liveIds } from "./live-turn.mjs";
-import { CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
+import { type CrashWatch, describeCrash, settleReports } from "./crash-watch.js";
 import { outcomeWithin, SETTLE_BOUND_MS } from "./fuzz-session.js";
 
 export interface TurnStartReplyOutcome {

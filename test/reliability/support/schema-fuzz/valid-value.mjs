@@ -142,7 +142,9 @@ function primaryType(schema) {
 }
 
 function isNullOnly(schema) {
-  return schema && typeof schema === "object" && (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null));
+  return (
+    schema && typeof schema === "object" && (schema.type === "null" || (Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null))
+  );
 }
 
 function discriminatorOf(schema, definitions) {
