@@ -46,8 +46,12 @@ export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTy
     ? [params?: ParamsIn<T["clientRequests"], M>, options?: RequestOptions]
     : [params: ParamsIn<T["clientRequests"], M>, options?: RequestOptions];
 
-/** Answers one kind of server request, typed by method (and by the client's protocol). */
-export type ServerRequestHandler<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
+/**
+ * Answers one kind of server request, typed by method (and by the client's protocol). `M` may name
+ * a method the protocol lacks: its params and result are then `never` (the `elicitations`,
+ * `userInput` and `refreshChatgptAuthTokens` options use it with protocols of any version).
+ */
+export type ServerRequestHandler<M extends string, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
   params: ParamsIn<T["serverRequests"], M>,
   context: ServerRequestContext,
 ) => ResultIn<T["serverRequests"], M> | Promise<ResultIn<T["serverRequests"], M>>;
@@ -85,8 +89,29 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
   readonly signal?: AbortSignal;
   /** Notifications the server should not send at all. */
   readonly optOutNotificationMethods?: readonly string[];
-  /** How approvals are answered when no handler is registered for them (default "decline"). */
-  readonly approvals?: ApprovalPolicy;
+  /**
+   * How approvals are answered when no handler is registered for them (default "decline"): command,
+   * file-change and permission approvals, and MCP elicitations that ask yes or no (kind
+   * `mcpElicitation`: codex asks this way before it runs an MCP tool).
+   */
+  readonly approvals?: ApprovalPolicy<T>;
+  /**
+   * Answers MCP elicitations that ask for content: a form with fields (return `{ action: "accept",
+   * content }`, checked against the form's `requestedSchema`) or a URL to open. Default: declined.
+   * Yes/no elicitations go to `approvals`.
+   */
+  readonly elicitations?: ServerRequestHandler<"mcpServer/elicitation/request", T>;
+  /**
+   * Answers `item/tool/requestUserInput` (the model's `request_user_input` questions); the answers
+   * are checked against the questions (`userInputAnswers({ id: "label" })` builds them). Default:
+   * `{ answers: {} }`, no answer, which the model reads and the turn goes on.
+   */
+  readonly userInput?: ServerRequestHandler<"item/tool/requestUserInput", T>;
+  /**
+   * Gives codex fresh ChatGPT tokens when it got 401 with the ones this client supplied
+   * (`account/chatgptAuthTokens/refresh`). Default: none; the request is refused with -32601.
+   */
+  readonly refreshChatgptAuthTokens?: ServerRequestHandler<"account/chatgptAuthTokens/refresh", T>;
   /**
    * The `approvalPolicy` sent with `thread/start` and `thread/resume` when their params name none
    * (default "untrusted": codex asks before every command it does not consider read-only, and the
@@ -150,8 +175,9 @@ export function clientInternals<T extends ProtocolTypesShape>(client: CodexClien
 /**
  * A typed client for one codex app-server connection: `connect()` runs the handshake
  * (`initialize`, then `initialized`); requests are typed by ClientRequestMap, notifications by
- * ServerNotificationMap; server requests are answered by registered handlers, the approval
- * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
+ * ServerNotificationMap; server requests are answered by registered handlers, else by the
+ * options and defaults of SERVER_REQUEST_DEFAULTS (approval policy, elicitations, tools, user
+ * input, token refresh), else -32601. Methods a newer server adds pass through untyped.
  */
 export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   static {
@@ -219,7 +245,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       threadEnded: (threadId: string) => void this.#openThreads.delete(threadId),
     };
     this.#router = new NotificationRouter(parts, new Set(this.#protocol.serverNotificationMethods));
-    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], options.approvals ?? "decline");
+    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
+      elicitations: options.elicitations as UntypedServerRequestHandler | undefined,
+      userInput: options.userInput as UntypedServerRequestHandler | undefined,
+      refreshChatgptAuthTokens: options.refreshChatgptAuthTokens as UntypedServerRequestHandler | undefined,
+    });
     this.#sessionHost = {
       request: (method, params) => this.#requestNow(method, params),
       listenToThread: (threadId, listener) => this.#router.listenToThread(threadId, listener),
