@@ -35,6 +35,6 @@ export type {
   ResponsesUsage,
 } from "./responses-stream-event.js";
 export { createCodexHome, type CodexHome, type CodexHomeOptions, type ModelProviderEndpoint } from "./codex-home.js";
-export { codexConfigToml, MOCK_PROVIDER_ID, type CodexConfigOptions } from "./codex-config-toml.js";
+export { codexConfigToml, MOCK_PROVIDER_ID, type CodexConfigOptions, type McpServerConfig } from "./codex-config-toml.js";
 export { MockProviderError, type TestingErrorCode } from "./errors.js";
 export { FakeAppServer, type FakeAppServerOptions, type FakeReply, type FakeTurnScript } from "./fake-app-server.js";

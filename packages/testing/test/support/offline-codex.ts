@@ -5,7 +5,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { firstValueFrom, tap, toArray } from "rxjs";
-import { CodexClient, type CompletedTurn, type JsonRpcRequest, type CodexThread, type Transport, type TurnOptions } from "@codex-rpc/core";
+import { CodexClient, type CodexClientOptions, type CompletedTurn, type JsonRpcRequest, type CodexThread, type Transport, type TurnOptions } from "@codex-rpc/core";
 import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
 import type * as Experimental from "@codex-rpc/protocol/experimental";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
@@ -27,6 +27,8 @@ export interface OfflineCodexOptions {
   readonly home?: Omit<CodexHomeOptions, "provider">;
   /** More environment for the app-server (the home's variables win). */
   readonly env?: Readonly<Record<string, string>>;
+  /** More options for the client (approvals, elicitations, userInput, …). */
+  readonly client?: CodexClientOptions;
 }
 
 
@@ -64,6 +66,7 @@ export class OfflineCodex {
         clientInfo: { name: "codex_rpc_testing", title: "codex-rpc testing", version: "0.0.0" },
         // For dynamicTools on thread/start and collaborationMode on turn/start.
         experimentalApi: true,
+        ...options.client,
       });
     } catch (error) {
       await codex.dispose();
