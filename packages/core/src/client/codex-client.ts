@@ -1,5 +1,12 @@
 import { BehaviorSubject, ReplaySubject, Subject, type Observable } from "rxjs";
-import { protocol as stableProtocol, type AskForApproval, type ClientInfo, type InitializeResponse, type Thread as ProtocolThread } from "@codex-rpc/protocol";
+import {
+  protocol as stableProtocol,
+  type AskForApproval,
+  type ClientInfo,
+  type InitializeResponse,
+  type ServerRequestMap,
+  type Thread as ProtocolThread,
+} from "@codex-rpc/protocol";
 import type {
   ClientRequestMethodOf,
   CodexProtocol,
@@ -47,14 +54,25 @@ export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTy
     : [params: ParamsIn<T["clientRequests"], M>, options?: RequestOptions];
 
 /**
- * Answers one kind of server request, typed by method (and by the client's protocol). `M` may name
- * a method the protocol lacks: its params and result are then `never` (the `elicitations`,
- * `userInput` and `refreshChatgptAuthTokens` options use it with protocols of any version).
+ * Answers one kind of server request, typed by method (and by the client's protocol).
  */
-export type ServerRequestHandler<M extends string, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
+export type ServerRequestHandler<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
   params: ParamsIn<T["serverRequests"], M>,
   context: ServerRequestContext,
 ) => ResultIn<T["serverRequests"], M> | Promise<ResultIn<T["serverRequests"], M>>;
+
+/**
+ * The handler of an option that answers server request `M` (`elicitations`, `userInput`,
+ * `refreshChatgptAuthTokens`): params typed by the client's protocol; the result in its shape or in
+ * that of `@codex-rpc/protocol`, which the client checks answers against. (The second keeps
+ * literals such as `action: "accept"` typed while TypeScript is still inferring the protocol in
+ * `connect({ … })`, where a result typed by the protocol alone widens them to `string`.)
+ */
+type ServerRequestOption<M extends keyof ServerRequestMap, T extends ProtocolTypesShape> = (
+  params: ParamsIn<T["serverRequests"], M>,
+  context: ServerRequestContext,
+) => OptionResult<M, T> | Promise<OptionResult<M, T>>;
+type OptionResult<M extends keyof ServerRequestMap, T extends ProtocolTypesShape> = ResultIn<T["serverRequests"], M> | ServerRequestMap[M]["result"];
 
 /**
  * `connecting` until the handshake is done, then `open`; `reconnecting` while a client given a
@@ -94,24 +112,24 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
    * file-change and permission approvals, and MCP elicitations that ask yes or no (kind
    * `mcpElicitation`: codex asks this way before it runs an MCP tool).
    */
-  readonly approvals?: ApprovalPolicy<T>;
+  readonly approvals?: ApprovalPolicy<NoInfer<T>>;
   /**
    * Answers MCP elicitations that ask for content: a form with fields (return `{ action: "accept",
    * content }`, checked against the form's `requestedSchema`) or a URL to open. Default: declined.
    * Yes/no elicitations go to `approvals`.
    */
-  readonly elicitations?: ServerRequestHandler<"mcpServer/elicitation/request", T>;
+  readonly elicitations?: ServerRequestOption<"mcpServer/elicitation/request", NoInfer<T>>;
   /**
    * Answers `item/tool/requestUserInput` (the model's `request_user_input` questions); the answers
    * are checked against the questions (`userInputAnswers({ id: "label" })` builds them). Default:
    * `{ answers: {} }`, no answer, which the model reads and the turn goes on.
    */
-  readonly userInput?: ServerRequestHandler<"item/tool/requestUserInput", T>;
+  readonly userInput?: ServerRequestOption<"item/tool/requestUserInput", NoInfer<T>>;
   /**
    * Gives codex fresh ChatGPT tokens when it got 401 with the ones this client supplied
    * (`account/chatgptAuthTokens/refresh`). Default: none; the request is refused with -32601.
    */
-  readonly refreshChatgptAuthTokens?: ServerRequestHandler<"account/chatgptAuthTokens/refresh", T>;
+  readonly refreshChatgptAuthTokens?: ServerRequestOption<"account/chatgptAuthTokens/refresh", NoInfer<T>>;
   /**
    * The `approvalPolicy` sent with `thread/start` and `thread/resume` when their params name none
    * (default "untrusted": codex asks before every command it does not consider read-only, and the
