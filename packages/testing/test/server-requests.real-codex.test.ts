@@ -137,15 +137,7 @@ describe("MCP elicitations against the real codex app-server", () => {
 
 describe("user input (request_user_input) against the real codex app-server", () => {
   const QUESTIONS = [
-    {
-      id: "colour",
-      header: "Colour",
-      question: "Which colour should the button be?",
-      options: [
-        { label: "Red (Recommended)", description: "Warm and loud." },
-        { label: "Blue", description: "Calm." },
-      ],
-    },
+    { id: "size", header: "Size", question: "Which size?", options: [{ label: "Small", description: "Fits." }, { label: "Large", description: "Roomy." }] },
   ];
   const PLAN = { collaborationMode: { mode: "plan", settings: { model: "mock-model" } } } as const;
 
@@ -153,25 +145,25 @@ describe("user input (request_user_input) against the real codex app-server", ()
     const call = reply.requestUserInput(QUESTIONS);
     const asked: string[] = [];
     codex = await OfflineCodex.start({
-      script: [call, reply.text("Blue it is.")],
-      client: { userInput: ({ questions }) => (asked.push(...questions.map((q) => q.id)), userInputAnswers({ colour: "Blue" })) },
+      script: [call, reply.text("Large it is.")],
+      client: { userInput: ({ questions }) => (asked.push(...questions.map((q) => q.id)), userInputAnswers({ size: "Large" })) },
     });
-    const run = await codex.runTurn(await codex.startThread(), "pick a colour", PLAN);
-    expect(asked).toEqual(["colour"]);
-    expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toBe('{"answers":{"colour":{"answers":["Blue"]}}}');
+    const run = await codex.runTurn(await codex.startThread(), "pick a size", PLAN);
+    expect(asked).toEqual(["size"]);
+    expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toBe('{"answers":{"size":{"answers":["Large"]}}}');
     expect(run.turn.status).toBe("completed");
   });
 
   it("without a handler: no answer ({ answers: {} }), the model reads it and the turn goes on", async () => {
     const call = reply.requestUserInput(QUESTIONS);
-    codex = await OfflineCodex.start({ script: [call, reply.text("No answer; I will pick red.")] });
+    codex = await OfflineCodex.start({ script: [call, reply.text("No answer; I will pick small.")] });
     const diagnostics: ConnectionDiagnostic[] = [];
     codex.client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
-    const run = await codex.runTurn(await codex.startThread(), "pick a colour", PLAN);
+    const run = await codex.runTurn(await codex.startThread(), "pick a size", PLAN);
     expect(codex.serverRequests.map((request) => request.method)).toEqual(["item/tool/requestUserInput"]);
     expect(codex.provider.requests[1]?.functionCallOutput(call.callId)).toBe('{"answers":{}}');
     expect(run.turn.status).toBe("completed");
-    expect(run.finalText).toBe("No answer; I will pick red.");
+    expect(run.finalText).toBe("No answer; I will pick small.");
     expect(unhandled(diagnostics)).toEqual([]);
   });
 });

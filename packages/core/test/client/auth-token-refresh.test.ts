@@ -1,17 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { CodexClientOptions, ConnectionDiagnostic } from "@codex-rpc/core";
-import { connect } from "../support/scripted-app-server.js";
+import type { CodexClientOptions } from "@codex-rpc/core";
+import { serverRequestReply } from "../support/server-request-reply.js";
 
 const PARAMS = { reason: "unauthorized", previousAccountId: "acct_1" };
 
-async function refresh(options: CodexClientOptions = {}) {
-  const { server, client } = await connect({}, options);
-  const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
-  const reply = await server.request("account/chatgptAuthTokens/refresh", PARAMS);
-  await client.close();
-  return { reply, diagnostics: diagnostics.filter((diagnostic) => diagnostic.kind !== "version-mismatch") };
-}
+const refresh = (options: CodexClientOptions = {}) => serverRequestReply("account/chatgptAuthTokens/refresh", PARAMS, options);
 
 describe("ChatGPT token refresh (scripted server)", () => {
   it("refuses with -32601 without a hook, and says which option answers it", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { ApprovalRequest, CodexClientOptions, ConnectionDiagnostic } from "@codex-rpc/core";
+import type { ApprovalRequest, CodexClientOptions } from "@codex-rpc/core";
 import { connect } from "../support/scripted-app-server.js";
+import { serverRequestReply } from "../support/server-request-reply.js";
 
 /** What codex 0.169.0 sends before it runs an MCP tool (measured): an empty form with the tool in `_meta`. */
 const TOOL_APPROVAL = {
@@ -43,14 +44,7 @@ const FORM = {
 
 const URL_ELICITATION = { threadId: "t", turnId: null, serverName: "echo", mode: "url", elicitationId: "e1", message: "Sign in", url: "https://example.test/" };
 
-async function answer(params: unknown, options: CodexClientOptions = {}) {
-  const { server, client } = await connect({}, options);
-  const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
-  const reply = await server.request("mcpServer/elicitation/request", params);
-  await client.close();
-  return { reply, diagnostics };
-}
+const answer = (params: unknown, options: CodexClientOptions = {}) => serverRequestReply("mcpServer/elicitation/request", params, options);
 
 describe("MCP elicitations (scripted server)", () => {
   it("declines codex's MCP tool approval by default", async () => {

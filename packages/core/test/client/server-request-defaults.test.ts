@@ -2,10 +2,10 @@ import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SERVER_REQUEST_DEFAULTS, serverRequestDefault, type ConnectionDiagnostic } from "@codex-rpc/core";
+import { SERVER_REQUEST_DEFAULTS, serverRequestDefault } from "@codex-rpc/core";
 import { SERVER_REQUEST_METHODS as STABLE_METHODS } from "@codex-rpc/protocol";
 import { SERVER_REQUEST_METHODS as EXPERIMENTAL_METHODS } from "@codex-rpc/protocol/experimental";
-import { connect } from "../support/scripted-app-server.js";
+import { serverRequestReply } from "../support/server-request-reply.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..");
 
@@ -43,11 +43,7 @@ describe("SERVER_REQUEST_DEFAULTS", () => {
 
 describe("server requests without a handler (scripted server)", () => {
   async function request(method: string, params: unknown) {
-    const { server, client } = await connect();
-    const diagnostics: ConnectionDiagnostic[] = [];
-    client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
-    const reply = await server.request(method, params);
-    await client.close();
+    const { reply, diagnostics } = await serverRequestReply(method, params);
     return { reply, diagnostics: diagnostics.filter((diagnostic) => diagnostic.kind === "unhandled-server-request").map((diagnostic) => diagnostic.message) };
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { noUserInput, userInputAnswers, type CodexClientOptions, type ConnectionDiagnostic } from "@codex-rpc/core";
-import { connect } from "../support/scripted-app-server.js";
+import { noUserInput, userInputAnswers, type CodexClientOptions } from "@codex-rpc/core";
+import { serverRequestReply } from "../support/server-request-reply.js";
 
 /** As codex 0.169.0 sends it for a `request_user_input` call (measured). */
 const PARAMS = {
@@ -16,21 +16,14 @@ const PARAMS = {
   ],
 };
 
-async function answer(options: CodexClientOptions = {}) {
-  const { server, client } = await connect({}, options);
-  const diagnostics: ConnectionDiagnostic[] = [];
-  client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
-  const reply = await server.request("item/tool/requestUserInput", PARAMS);
-  await client.close();
-  return { reply, diagnostics };
-}
+const answer = (options: CodexClientOptions = {}) => serverRequestReply("item/tool/requestUserInput", PARAMS, options);
 
 describe("user input (scripted server)", () => {
   it("answers no answer without a userInput handler", async () => {
     const { reply, diagnostics } = await answer();
     expect(reply).toEqual({ result: { answers: {} } });
     expect(noUserInput()).toEqual({ answers: {} });
-    expect(diagnostics.filter((diagnostic) => diagnostic.kind !== "version-mismatch")).toEqual([]);
+    expect(diagnostics).toEqual([]);
   });
 
   it("answers with the handler, given the typed questions", async () => {
