@@ -167,3 +167,53 @@ describe("user input (request_user_input) against the real codex app-server", ()
     expect(unhandled(diagnostics)).toEqual([]);
   });
 });
+
+describe("ChatGPT token refresh against the real codex app-server", () => {
+  /** An unsigned JWT with the claims codex reads (email, plan, account): codex only decodes it. */
+  const fakeAccessToken = (n: number) => {
+    const part = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+    const claims = { email: "a@example.com", exp: 4_102_444_800, n, "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_account_id: "acct_1" } };
+    return `${part({ alg: "none", typ: "JWT" })}.${part(claims)}.sig`;
+  };
+
+  /**
+   * codex logged in with ChatGPT tokens the client supplies (`account/login/start` type
+   * `chatgptAuthTokens`), the mock provider made to want OpenAI auth, and a model that answers 401.
+   */
+  async function runWithExpiredTokens(client: CodexClientOptions) {
+    codex = await OfflineCodex.start({
+      script: [reply.httpError(401, { error: { message: "token expired" } }), reply.text("Refreshed.")],
+      client,
+      args: ["-c", "model_providers.mock.requires_openai_auth=true"],
+    });
+    const diagnostics: ConnectionDiagnostic[] = [];
+    codex.client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    await codex.client.request("account/login/start", { type: "chatgptAuthTokens", accessToken: fakeAccessToken(1), chatgptAccountId: "acct_1", chatgptPlanType: null });
+    const run = await codex.runTurn(await codex.startThread(), "hello");
+    const scripted = codex.provider.requests.filter((request) => request.outcome === "scripted");
+    return { codex, run, diagnostics, scripted };
+  }
+
+  it("without refreshChatgptAuthTokens: the refresh is refused with -32601, the diagnostic names the option, the turn fails", async () => {
+    const { codex, run, diagnostics, scripted } = await runWithExpiredTokens({});
+    expect(scripted[0]?.headers.authorization).toBe(`Bearer ${fakeAccessToken(1)}`);
+    expect(codex.serverRequests.filter((request) => request.method === "account/chatgptAuthTokens/refresh").map((request) => request.params)).toEqual([
+      { reason: "unauthorized", previousAccountId: "acct_1" },
+    ]);
+    expect(diagnostics.filter((d) => d.kind === "unhandled-server-request").map((d) => d.message)).toEqual([expect.stringContaining("refreshChatgptAuthTokens")]);
+    expect(run.turn.status).toBe("failed");
+    expect(run.turn.error?.message).toBe("auth refresh request failed: code=-32601");
+  });
+
+  it("with refreshChatgptAuthTokens: the hook gets the typed params and codex accepts its answer", async () => {
+    const asked: unknown[] = [];
+    const { run, diagnostics } = await runWithExpiredTokens({
+      refreshChatgptAuthTokens: (params) => (asked.push(params), { accessToken: fakeAccessToken(2), chatgptAccountId: "acct_1", chatgptPlanType: null }),
+    });
+    expect(asked).toEqual([{ reason: "unauthorized", previousAccountId: "acct_1" }]);
+    expect(unhandled(diagnostics)).toEqual([]);
+    // Offline, codex 0.169.0 then fails the turn on a ChatGPT backend lookup ("Fatal error: application
+    // network policy is unavailable"); what matters here is that the refresh itself was accepted.
+    expect(run.turn.error?.message ?? "").not.toContain("auth refresh request failed");
+  });
+});

@@ -46,7 +46,7 @@ export const SERVER_REQUEST_DEFAULTS: { readonly [M in KnownServerRequestMethod]
     answerWith: "`tools`",
   },
   "account/chatgptAuthTokens/refresh": {
-    withoutHandler: "-32601: codex gets no new tokens",
+    withoutHandler: '-32601: codex 0.169.0 fails the turn with "auth refresh request failed: code=-32601"',
     answerWith: "`refreshChatgptAuthTokens` (the tokens are checked for shape, never logged)",
   },
   "attestation/generate": {

@@ -27,6 +27,8 @@ export interface OfflineCodexOptions {
   readonly home?: Omit<CodexHomeOptions, "provider">;
   /** More environment for the app-server (the home's variables win). */
   readonly env?: Readonly<Record<string, string>>;
+  /** More arguments for `codex app-server` (e.g. `["-c", 'model_provider="other"']`). */
+  readonly args?: readonly string[];
   /** More options for the client (approvals, elicitations, userInput, …). */
   readonly client?: CodexClientOptions;
 }
@@ -60,6 +62,7 @@ export class OfflineCodex {
       const transport = await spawnCodexAppServer({
         codexPath: pinnedCodexBinary(),
         cwd: workspace,
+        ...(options.args ? { args: [...options.args] } : {}),
         env: { PATH: process.env["PATH"] ?? "/usr/bin:/bin", ...options.env, ...home.env },
       });
       codex.#client = await CodexClient.connect(codex.#recording(transport), {
