@@ -39,7 +39,7 @@ async function startWithMcp(script: readonly ScriptedReply[], client: CodexClien
   const log = join(logDir, "calls.jsonl");
   codex = await OfflineCodex.start({
     script,
-    client,
+    client: { validate: true, ...client },
     home: { mcpServers: { echo: { command: process.execPath, args: [MCP_SERVER], env: { MCP_ECHO_LOG: log } } } },
   });
   const diagnostics: ConnectionDiagnostic[] = [];
@@ -54,7 +54,9 @@ function mcpToolItems(notifications: readonly ServerNotification[]) {
 }
 
 const elicitationRequests = (codex: OfflineCodex) => codex.serverRequests.filter((request) => request.method === "mcpServer/elicitation/request");
-const unhandled = (diagnostics: readonly ConnectionDiagnostic[]) => diagnostics.filter((d) => d.kind === "unhandled-server-request" || d.kind === "handler-error");
+/** What would mean the client answered badly: a refusal, a failing or invalid answer, or params it found invalid (validate is on). */
+const unhandled = (diagnostics: readonly ConnectionDiagnostic[]) =>
+  diagnostics.filter((d) => d.kind === "unhandled-server-request" || d.kind === "handler-error" || d.kind === "validation-failed");
 
 describe("MCP elicitations against the real codex app-server", () => {
   it("by default: codex's approval for the MCP tool is declined, the tool does not run and the model is told", async () => {
