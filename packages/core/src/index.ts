@@ -22,7 +22,9 @@ export type {
   ThreadItemOf,
   UserInputOf,
 } from "./rpc/protocol-types.js";
-export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest } from "./client/approval-policy.js";
+export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, type McpToolCallApproval } from "./client/approval-policy.js";
+export { noUserInput, userInputAnswers } from "./client/user-input.js";
+export { SERVER_REQUEST_DEFAULTS, serverRequestDefault, type KnownServerRequestMethod, type ServerRequestDefault } from "./client/server-request-defaults.js";
 export type { DynamicTool } from "./client/dynamic-tools.js";
 export {
   JsonRpcReplyError,

@@ -11,6 +11,18 @@ export interface CodexConfigOptions {
   readonly features?: Readonly<Record<string, boolean>>;
   /** TOML placed after the top-level keys and before the kit's tables: top-level keys and whole tables both work. */
   readonly extraConfig?: string;
+  /** `[mcp_servers.<name>]` tables: stdio MCP servers codex starts with the thread. */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
+}
+
+/** One stdio MCP server, as codex's `[mcp_servers.<name>]` table spells it. */
+export interface McpServerConfig {
+  /** The program, e.g. `"node"` or `process.execPath`. */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Variables for the server's environment (codex passes it little of its own). */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
 }
 
 /** Name of the provider entry in `[model_providers]`. */
@@ -59,5 +71,17 @@ export function codexConfigToml(options: CodexConfigOptions): string {
     ...Object.entries(features).map(([key, enabled]) => `${tomlKey(key)} = ${enabled ? "true" : "false"}`),
     "",
   );
+  for (const [name, server] of Object.entries(options.mcpServers ?? {})) {
+    lines.push(`[mcp_servers.${tomlKey(name)}]`, `command = ${tomlString(server.command)}`);
+    if (server.args) lines.push(`args = [${server.args.map(tomlString).join(", ")}]`);
+    if (server.cwd !== undefined) lines.push(`cwd = ${tomlString(server.cwd)}`);
+    if (server.env)
+      lines.push(
+        `env = { ${Object.entries(server.env)
+          .map(([key, value]) => `${tomlKey(key)} = ${tomlString(value)}`)
+          .join(", ")} }`,
+      );
+    lines.push("");
+  }
   return lines.join("\n");
 }

@@ -4,7 +4,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { codexConfigToml } from "./codex-config-toml.js";
+import { codexConfigToml, type McpServerConfig } from "./codex-config-toml.js";
 
 /** Anything with the provider's base URL; a MockResponsesProvider is one. */
 export interface ModelProviderEndpoint {
@@ -20,6 +20,11 @@ export interface CodexHomeOptions {
   readonly features?: Readonly<Record<string, boolean>>;
   /** More TOML, placed before the kit's tables (so top-level keys work). Must not define `[features]`, `[analytics]` or `[model_providers.mock]`. */
   readonly extraConfig?: string;
+  /**
+   * Stdio MCP servers codex starts for each thread, by name (`[mcp_servers.<name>]`); the model calls
+   * their tools with `reply.mcpToolCall(name, tool, args)`.
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
   /** Where to create the directory; default the OS temp dir. */
   readonly parentDir?: string;
 }
@@ -47,6 +52,7 @@ export async function createCodexHome(options: CodexHomeOptions): Promise<CodexH
       model: options.model ?? "mock-model",
       ...(options.features === undefined ? {} : { features: options.features }),
       ...(options.extraConfig === undefined ? {} : { extraConfig: options.extraConfig }),
+      ...(options.mcpServers === undefined ? {} : { mcpServers: options.mcpServers }),
     }),
   );
   return {

@@ -35,7 +35,7 @@ export type {
   ResponsesUsage,
 } from "./responses-stream-event.js";
 export { createCodexHome, type CodexHome, type CodexHomeOptions, type ModelProviderEndpoint } from "./codex-home.js";
-export { codexConfigToml, MOCK_PROVIDER_ID, type CodexConfigOptions } from "./codex-config-toml.js";
+export { codexConfigToml, MOCK_PROVIDER_ID, type CodexConfigOptions, type McpServerConfig } from "./codex-config-toml.js";
 export { MockProviderError, type TestingErrorCode } from "./errors.js";
 // The in-memory app-server lives in core (its own tests use it); the kit hands it on.
 export { FakeAppServer, type FakeAppServerOptions, type FakeReply, type FakeTurnScript } from "@codex-rpc/core/testing";

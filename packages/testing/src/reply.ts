@@ -125,6 +125,16 @@ export const reply = {
     return functionCall("request_user_input", { questions }, options);
   },
 
+  /**
+   * Calls tool `tool` of the MCP server configured as `[mcp_servers.<server>]`: codex 0.169.0 offers
+   * an MCP server's tools to the model as a namespace `mcp__<server>`, so this is a `function_call`
+   * named `tool` in that namespace. Codex asks the client first (`mcpServer/elicitation/request`)
+   * unless the thread's approval policy is `never`, then calls the server (an `mcpToolCall` item).
+   */
+  mcpToolCall(server: string, tool: string, args: unknown, options: Omit<FunctionCallOptions, "namespace"> = {}): FunctionCallReply {
+    return functionCall(tool, args, { ...options, namespace: `mcp__${server}` });
+  },
+
   /** One response whose output is the output items of `parts`, in order (e.g. a message, then a call). */
   combined(...parts: readonly StreamReply[]): StreamReply {
     return stream(

@@ -57,6 +57,20 @@ describe("createCodexHome", () => {
     expect(toml.indexOf('model_reasoning_effort = "high"')).toBeLessThan(toml.indexOf("[model_providers.mock]"));
     expect(toml).toContain('[features]\nplugins = false\ndefault_mode_request_user_input = true\n"odd key" = false\n');
   });
+
+  it("writes mcpServers as [mcp_servers.<name>] tables after the kit's", () => {
+    const toml = codexConfigToml({
+      baseUrl: "http://127.0.0.1:9/v1",
+      model: "m",
+      mcpServers: {
+        echo: { command: "node", args: ["/srv/echo.mjs", 'a "quoted" arg'], env: { LOG: "/tmp/x" }, cwd: "/srv" },
+        "odd.name": { command: "true" },
+      },
+    });
+    expect(toml.indexOf("[mcp_servers.echo]")).toBeGreaterThan(toml.indexOf("[features]"));
+    expect(toml).toContain('[mcp_servers.echo]\ncommand = "node"\nargs = ["/srv/echo.mjs", "a \\"quoted\\" arg"]\ncwd = "/srv"\nenv = { LOG = "/tmp/x" }\n');
+    expect(toml).toContain('[mcp_servers."odd.name"]\ncommand = "true"\n');
+  });
 });
 
 describe("createCodexHome with the real codex app-server", () => {

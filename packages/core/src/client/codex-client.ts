@@ -1,5 +1,12 @@
 import { BehaviorSubject, ReplaySubject, Subject, type Observable } from "rxjs";
-import { protocol as stableProtocol, type AskForApproval, type ClientInfo, type InitializeResponse, type Thread as ProtocolThread } from "@codex-rpc/protocol";
+import {
+  protocol as stableProtocol,
+  type AskForApproval,
+  type ClientInfo,
+  type InitializeResponse,
+  type ServerRequestMap,
+  type Thread as ProtocolThread,
+} from "@codex-rpc/protocol";
 import type {
   ClientRequestMethodOf,
   CodexProtocol,
@@ -52,11 +59,26 @@ export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTy
     ? [params?: ParamsIn<T["clientRequests"], M>, options?: RequestOptions]
     : [params: ParamsIn<T["clientRequests"], M>, options?: RequestOptions];
 
-/** Answers one kind of server request, typed by method (and by the client's protocol). */
+/**
+ * Answers one kind of server request, typed by method (and by the client's protocol).
+ */
 export type ServerRequestHandler<M extends ServerRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> = (
   params: ParamsIn<T["serverRequests"], M>,
   context: ServerRequestContext,
 ) => ResultIn<T["serverRequests"], M> | Promise<ResultIn<T["serverRequests"], M>>;
+
+/**
+ * The handler of an option that answers server request `M` (`elicitations`, `userInput`,
+ * `refreshChatgptAuthTokens`): params typed by the client's protocol; the result in its shape or in
+ * that of `@codex-rpc/protocol`, which the client checks answers against. (The second keeps
+ * literals such as `action: "accept"` typed while TypeScript is still inferring the protocol in
+ * `connect({ … })`, where a result typed by the protocol alone widens them to `string`.)
+ */
+type ServerRequestOption<M extends keyof ServerRequestMap, T extends ProtocolTypesShape> = (
+  params: ParamsIn<T["serverRequests"], M>,
+  context: ServerRequestContext,
+) => OptionResult<M, T> | Promise<OptionResult<M, T>>;
+type OptionResult<M extends keyof ServerRequestMap, T extends ProtocolTypesShape> = ResultIn<T["serverRequests"], M> | ServerRequestMap[M]["result"];
 
 /**
  * `connecting` until the handshake is done, then `open`; `reconnecting` while a client given a
@@ -91,8 +113,29 @@ export interface CodexClientOptions<T extends ProtocolTypesShape = DefaultProtoc
   readonly signal?: AbortSignal;
   /** Notifications the server should not send at all. */
   readonly optOutNotificationMethods?: readonly string[];
-  /** How approvals are answered when no handler is registered for them (default "decline"). */
-  readonly approvals?: ApprovalPolicy;
+  /**
+   * How approvals are answered when no handler is registered for them (default "decline"): command,
+   * file-change and permission approvals, and MCP elicitations that ask yes or no (kind
+   * `mcpElicitation`: codex asks this way before it runs an MCP tool).
+   */
+  readonly approvals?: ApprovalPolicy<NoInfer<T>>;
+  /**
+   * Answers MCP elicitations that ask for content: a form with fields (return `{ action: "accept",
+   * content }`, checked against the form's `requestedSchema`) or a URL to open. Default: declined.
+   * Yes/no elicitations go to `approvals`.
+   */
+  readonly elicitations?: ServerRequestOption<"mcpServer/elicitation/request", NoInfer<T>>;
+  /**
+   * Answers `item/tool/requestUserInput` (the model's `request_user_input` questions); the answers
+   * are checked against the questions (`userInputAnswers({ id: "label" })` builds them). Default:
+   * `{ answers: {} }`, no answer, which the model reads and the turn goes on.
+   */
+  readonly userInput?: ServerRequestOption<"item/tool/requestUserInput", NoInfer<T>>;
+  /**
+   * Gives codex fresh ChatGPT tokens when it got 401 with the ones this client supplied
+   * (`account/chatgptAuthTokens/refresh`). Default: none; the request is refused with -32601.
+   */
+  readonly refreshChatgptAuthTokens?: ServerRequestOption<"account/chatgptAuthTokens/refresh", NoInfer<T>>;
   /**
    * The `approvalPolicy` sent with `thread/start` and `thread/resume` when their params name none
    * (default "untrusted": codex asks before every command it does not consider read-only, and the
@@ -156,8 +199,9 @@ export function clientInternals<T extends ProtocolTypesShape>(client: CodexClien
 /**
  * A typed client for one codex app-server connection: `connect()` runs the handshake
  * (`initialize`, then `initialized`); requests are typed by ClientRequestMap, notifications by
- * ServerNotificationMap; server requests are answered by registered handlers, the approval
- * policy, the tool registry or -32601. Methods a newer server adds pass through untyped.
+ * ServerNotificationMap; server requests are answered by registered handlers, else by the
+ * options and defaults of SERVER_REQUEST_DEFAULTS (approval policy, elicitations, tools, user
+ * input, token refresh), else -32601. Methods a newer server adds pass through untyped.
  */
 export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   static {
@@ -225,7 +269,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       threadEnded: (threadId: string) => void this.#openThreads.delete(threadId),
     };
     this.#router = new NotificationRouter(parts, new Set(this.#protocol.serverNotificationMethods));
-    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], options.approvals ?? "decline");
+    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
+      elicitations: options.elicitations as UntypedServerRequestHandler | undefined,
+      userInput: options.userInput as UntypedServerRequestHandler | undefined,
+      refreshChatgptAuthTokens: options.refreshChatgptAuthTokens as UntypedServerRequestHandler | undefined,
+    });
     this.#sessionHost = {
       request: (method, params) => this.#requestNow(method, params),
       listenToThread: (threadId, listener) => this.#router.listenToThread(threadId, listener),

@@ -4,7 +4,11 @@ import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
+import { refreshChatgptAuthTokens, type UntypedTokenRefreshHandler } from "./auth-token-refresh.js";
 import { callDynamicTool, type DynamicTool } from "./dynamic-tools.js";
+import { answerElicitation, type UntypedElicitationHandler } from "./mcp-elicitation.js";
+import { unhandledRequestMessage } from "./server-request-defaults.js";
+import { answerUserInput, type UntypedUserInputHandler } from "./user-input.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 
 /** A handler as the dispatcher keeps it: untyped (the client's `handle` types it by method). */
@@ -17,9 +21,19 @@ export interface ServerRequestDispatcherHost {
   readonly validators: ValidatorTables | undefined;
 }
 
+/** The options that answer one kind of server request each (untyped here; CodexClientOptions types them). */
+export interface ServerRequestAnswerers {
+  readonly elicitations?: UntypedElicitationHandler | undefined;
+  readonly userInput?: UntypedUserInputHandler | undefined;
+  readonly refreshChatgptAuthTokens?: UntypedTokenRefreshHandler | undefined;
+}
+
 /**
- * Answers the server's requests: a registered handler, else the approval policy for approvals,
- * else the tool registry for `item/tool/call`, else -32601.
+ * Answers the server's requests: a registered handler, else the approval policy for approvals
+ * (and yes/no MCP elicitations), the `elicitations` handler for MCP forms, the tool registry for
+ * `item/tool/call`, the `userInput` handler or "no answer" for user input, the token refresh hook,
+ * the clock for `currentTime/read`; else -32601 and an `unhandled-server-request` diagnostic
+ * (see SERVER_REQUEST_DEFAULTS).
  */
 export class ServerRequestDispatcher {
   private readonly handlers = new Map<string, UntypedServerRequestHandler>();
@@ -29,6 +43,7 @@ export class ServerRequestDispatcher {
     private readonly host: ServerRequestDispatcherHost,
     tools: readonly DynamicTool[],
     private readonly approvals: ApprovalPolicy,
+    private readonly answerers: ServerRequestAnswerers = {},
   ) {
     this.tools = new Map(tools.map((tool) => [tool.name, tool]));
   }
@@ -86,10 +101,17 @@ export class ServerRequestDispatcher {
   private dispatch(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const handler = this.handlers.get(request.method);
     if (handler) return handler(request.params, context);
+    if (request.method === "mcpServer/elicitation/request") return answerElicitation(this.approvals, this.answerers.elicitations, request.params, context);
     if (isApprovalMethod(request.method)) return answerApproval(this.approvals, request.method, request.params, context.signal);
     if (request.method === "item/tool/call" && this.tools.size > 0) {
       return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal);
     }
+    if (request.method === "item/tool/requestUserInput") return answerUserInput(this.answerers.userInput, request.params, context);
+    if (request.method === "account/chatgptAuthTokens/refresh" && this.answerers.refreshChatgptAuthTokens) {
+      return refreshChatgptAuthTokens(this.answerers.refreshChatgptAuthTokens, request.params, context);
+    }
+    if (request.method === "currentTime/read") return { currentTimeAt: Math.floor(Date.now() / 1000) };
+    this.host.connection.report({ kind: "unhandled-server-request", message: unhandledRequestMessage(request.method) });
     throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
   }
 }

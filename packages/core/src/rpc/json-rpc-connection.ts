@@ -90,7 +90,9 @@ export interface ConnectionDiagnostic extends Omit<TransportDiagnostic, "kind"> 
     /** A turn's background work failed (e.g. `turn/interrupt` refused, `thread/read` failing in the watchdog). */
     | "turn-recovery"
     /** The server runs another codex version than the client's protocol was generated from. */
-    | "version-mismatch";
+    | "version-mismatch"
+    /** A server request nothing answers (no handler, no option, no default): refused with -32601; the message says which option would answer it, or "no helper yet". */
+    | "unhandled-server-request";
 }
 
 interface PendingRequest {

@@ -5,7 +5,15 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { firstValueFrom, tap, toArray } from "rxjs";
-import { CodexClient, type CompletedTurn, type JsonRpcRequest, type CodexThread, type Transport, type TurnOptions } from "@codex-rpc/core";
+import {
+  CodexClient,
+  type CodexClientOptions,
+  type CompletedTurn,
+  type JsonRpcRequest,
+  type CodexThread,
+  type Transport,
+  type TurnOptions,
+} from "@codex-rpc/core";
 import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
 import type * as Experimental from "@codex-rpc/protocol/experimental";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
@@ -27,6 +35,10 @@ export interface OfflineCodexOptions {
   readonly home?: Omit<CodexHomeOptions, "provider">;
   /** More environment for the app-server (the home's variables win). */
   readonly env?: Readonly<Record<string, string>>;
+  /** More arguments for `codex app-server` (e.g. `["-c", 'model_provider="other"']`). */
+  readonly args?: readonly string[];
+  /** More options for the client (approvals, elicitations, userInput, …). */
+  readonly client?: CodexClientOptions;
 }
 
 export class OfflineCodex {
@@ -57,12 +69,14 @@ export class OfflineCodex {
       const transport = await spawnCodexAppServer({
         codexPath: pinnedCodexBinary(),
         cwd: workspace,
+        ...(options.args ? { args: [...options.args] } : {}),
         env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env, ...home.env },
       });
       codex.#client = await CodexClient.connect(codex.#recording(transport), {
         clientInfo: { name: "codex_rpc_testing", title: "codex-rpc testing", version: "0.0.0" },
         // For dynamicTools on thread/start and collaborationMode on turn/start.
         experimentalApi: true,
+        ...options.client,
       });
     } catch (error) {
       await codex.dispose();
