@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DynamicToolCallParams, DynamicToolSpec, ToolRequestUserInputParams } from "@codex-rpc/protocol/experimental";
 import { reply, type UserInputQuestion } from "../src/reply.js";
-import { OfflineCodex } from "./support/offline-codex.js";
+import { OfflineCodex } from "@codex-rpc/test-support/offline-codex.js";
 
 const CITY_SCHEMA = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { codexConfigToml } from "../src/codex-config-toml.js";
 import { createCodexHome, type CodexHome } from "../src/codex-home.js";
 import { reply } from "../src/reply.js";
-import { OfflineCodex } from "./support/offline-codex.js";
+import { OfflineCodex } from "@codex-rpc/test-support/offline-codex.js";
 
 describe("createCodexHome", () => {
   let home: CodexHome | undefined;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandExecutionApprovalDecision } from "@codex-rpc/protocol/experimental";
 import { reply } from "../src/reply.js";
-import { OfflineCodex } from "./support/offline-codex.js";
+import { OfflineCodex } from "@codex-rpc/test-support/offline-codex.js";
 
 async function runApprovalTurn(decision: CommandExecutionApprovalDecision) {
   const call = reply.execCommand({

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../src/reply.js";
 import type { ScriptedReply } from "../src/scripted-reply.js";
-import { OfflineCodex, type TurnRun } from "./support/offline-codex.js";
+import { OfflineCodex, type TurnRun } from "@codex-rpc/test-support/offline-codex.js";
 
 function errorNotifications(run: TurnRun) {
   return run.notifications.flatMap((n) => (n.method === "error" ? [n.params] : []));

@@ -3,7 +3,7 @@
 
 import { afterEach, describe, expect, it } from "vitest";
 import { reply } from "../src/reply.js";
-import { OfflineCodex } from "./support/offline-codex.js";
+import { OfflineCodex } from "@codex-rpc/test-support/offline-codex.js";
 
 describe("text reply against the real codex app-server", () => {
   let codex: OfflineCodex | undefined;

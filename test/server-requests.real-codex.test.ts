@@ -11,8 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { userInputAnswers, type ApprovalRequest, type CodexClientOptions, type ConnectionDiagnostic } from "@codex-rpc/core";
 import type { ServerNotification } from "@codex-rpc/protocol";
-import { reply } from "../src/reply.js";
-import type { ScriptedReply } from "../src/scripted-reply.js";
+import { reply, type ScriptedReply } from "@codex-rpc/testing";
 import { OfflineCodex } from "./support/offline-codex.js";
 
 const MCP_SERVER = fileURLToPath(new URL("./support/mcp-echo-server.mjs", import.meta.url));

@@ -17,10 +17,8 @@ import {
 import type { ServerNotification, ThreadStartParams } from "@codex-rpc/protocol";
 import type * as Experimental from "@codex-rpc/protocol/experimental";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, type CodexHome, type CodexHomeOptions } from "../../src/codex-home.js";
-import { MockResponsesProvider } from "../../src/mock-responses-provider.js";
-import type { ScriptedReply } from "../../src/scripted-reply.js";
+import { pinnedCodexBinary } from "./pinned-codex.js";
+import { createCodexHome, MockResponsesProvider, type CodexHome, type CodexHomeOptions, type ScriptedReply } from "@codex-rpc/testing";
 
 export interface TurnRun extends CompletedTurn {
   /** Every notification of this turn (`turn.events$`), in arrival order. */
