@@ -74,6 +74,7 @@ export class FuzzSession {
   readonly #history = new Map<string, string>();
   #batches = 0;
   #seq = 1;
+  readonly #answers: (method: string) => boolean;
 
   private constructor(
     private readonly catalogue: Catalogue,
@@ -83,6 +84,7 @@ export class FuzzSession {
     private readonly thread: CodexThread,
     private readonly crashes: CrashWatch,
   ) {
+    this.#answers = answeredBy(catalogue, config);
     client.diagnostics$.subscribe((diagnostic) => this.diagnostics.push(diagnostic));
     client.notifications().subscribe((notification) => count(this.#typed, (notification as { emittedAtMs?: unknown }).emittedAtMs));
     client.unknownNotifications().subscribe((notification) => count(this.#unknown, notification.emittedAtMs));
@@ -157,6 +159,7 @@ export class FuzzSession {
       const built = buildCase(entry, step, seq, { ...ids, text: marker });
       const expectation = expectationOf(built.line, built.message, {
         validators: this.catalogue.validators,
+        answers: this.#answers,
         validate: this.config.validate,
         maxLineBytes: LINE_CAP_BYTES,
       });
@@ -378,6 +381,23 @@ export function clientOptions(catalogue: Catalogue, config: SessionConfig): Code
   }
   return { validate, handlers: handlers as CodexClientOptions["handlers"] & Partial<Record<ServerRequestMethod, unknown>>, requestTimeoutMs: 10_000 };
 }
+
+/**
+ * Whether a client configured as `clientOptions` makes it answers a server request of a method:
+ * with library defaults, every request but the two no option of the config answers (no token
+ * refresh hook, no attestation); with handlers, the methods that have one.
+ */
+function answeredBy(catalogue: Catalogue, config: SessionConfig): (method: string) => boolean {
+  const requests = catalogue.entries.filter((entry) => entry.kind === "request");
+  const answered =
+    config.answering === "library defaults"
+      ? requests.filter((entry) => !UNANSWERED_BY_DEFAULT.has(entry.method))
+      : requests.filter((entry) => entry.result !== undefined);
+  const methods = new Set(answered.map((entry) => entry.method));
+  return (method) => methods.has(method);
+}
+
+const UNANSWERED_BY_DEFAULT: ReadonlySet<string> = new Set(["account/chatgptAuthTokens/refresh", "attestation/generate"]);
 
 /** An agent-message delta: whether its text must reach the live turn's text$ (valid, routed to the live turn and item) or may (at most once). */
 function textRoleOf(expectation: Expectation, ids: { thread: string; turn: string; item: string }): SentCase["text"] {

@@ -15,6 +15,7 @@ export const KINDS = {
   handlerError: "handler-error",
   validationFailed: "validation-failed",
   malformed: "malformed-message",
+  unhandledServerRequest: "unhandled-server-request",
 } as const;
 
 /** What a bad message of a known method may be reported as, by validation mode and message kind. */
@@ -57,6 +58,12 @@ const utf8 = new TextEncoder();
 
 export interface OracleOptions {
   readonly validators: ProtocolValidators;
+  /**
+   * Whether the client under test answers a server request of this method (a handler, an option or
+   * a default of its own). One it does not answer gets -32601 and one `unhandled-server-request`
+   * diagnostic ("no helper yet" for a method it does not know).
+   */
+  readonly answers: (method: string) => boolean;
   /** Whether the client under test runs with `validate` on. */
   readonly validate: boolean;
   /** The line cap of the client's transport, in bytes. */
@@ -119,11 +126,15 @@ export function expectationOf(line: string, parsed: unknown, options: OracleOpti
     const reply = hasId ? { key: replyKey(id), count: "one" as const, ...(known ? {} : { errorCode: METHOD_NOT_FOUND }) } : undefined;
     const delivery = shape === "request" ? "none" : known ? "typed" : "unknown";
     const base = { shape, method, known, message, delivery, ...withTag, ...(reply ? { reply } : {}) } as const;
-    if (!known) return { ...base, bad: false, diagnostics: none };
+    const unanswered = shape === "request" && !options.answers(method);
+    const refusal = unanswered ? { kinds: [KINDS.unhandledServerRequest], min: 1, max: 1 } : none;
+    if (!known) return { ...base, bad: false, diagnostics: refusal };
     const verdict = paramsVerdict(options.validators, shape, method, message.params);
-    if (verdict.valid) return { ...base, bad: false, diagnostics: none };
+    if (verdict.valid) return { ...base, bad: false, diagnostics: refusal };
     const mode = options.validate ? "validated" : "unvalidated";
-    return { ...base, bad: true, why: verdict.why, diagnostics: { kinds: BAD_MESSAGE_KINDS[mode][shape], ...BAD_MESSAGE_COUNT[mode] } };
+    const badMessage = { kinds: BAD_MESSAGE_KINDS[mode][shape], ...BAD_MESSAGE_COUNT[mode] };
+    const diagnostics = unanswered ? { kinds: [...badMessage.kinds, ...refusal.kinds], min: badMessage.min + 1, max: badMessage.max + 1 } : badMessage;
+    return { ...base, bad: true, why: verdict.why, diagnostics };
   }
   if (idUsable && (Object.hasOwn(message, "result") || Object.hasOwn(message, "error"))) {
     // A reply: the fuzzer never sends one to a request the client made, so it answers nothing.
