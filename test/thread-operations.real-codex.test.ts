@@ -154,6 +154,17 @@ describe("thread operations (real codex app-server)", () => {
     const last = read.turns.at(-1);
     expect(last?.id).toBe(done.id);
     expect(last?.items.find((item) => item.type === "exitedReviewMode")).toMatchObject({ review: done.review });
+
+    // codex lists the review as two turns (the reviewer's sub-turn, stored as interrupted, then the
+    // review turn, one rootTurnId); rollback(1) takes both away.
+    const listed = await collect(thread.turns({ sortDirection: "asc" }));
+    expect(listed.map((turn) => [turn.status, turn.rootTurnId === done.id])).toEqual([
+      ["interrupted", true],
+      ["completed", true],
+    ]);
+    await expect(thread.revert(done.id)).rejects.toMatchObject({ rpcMessage: expect.stringContaining("does not have a persisted start boundary") });
+    await thread.rollback(1);
+    expect((await thread.read(true)).thread.turns).toEqual([]);
   });
 
   it("name, archive and unarchive: seen through thread/list", async () => {
@@ -172,6 +183,23 @@ describe("thread operations (real codex app-server)", () => {
     expect(back).toMatchObject({ id: thread.id, status: { type: "notLoaded" } });
     expect(await listed(false)).toHaveLength(1);
     expect(await listed(true)).toEqual([]);
+  });
+
+  it("threads() lists a reverted thread once, where codex 0.169.0's thread/list lists it twice (one entry per rollout file)", async () => {
+    const codex = await start([reply.text("a"), reply.text("b"), reply.text("c")]);
+    const thread = await codex.startThread();
+    await runTurns(thread, "one");
+    // After a revert, the next turn writes a new rollout file named by the second it is written in;
+    // in a later second than the original's, thread/list (which scans the files) shows both.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await runTurns(thread, "two");
+    await thread.rollback();
+    await runTurns(thread, "three");
+    const raw = (await codex.client.request("thread/list", {})).data.filter((t) => t.id === thread.id);
+    expect(raw).toHaveLength(2);
+    expect(new Set(raw.map((t) => t.path)).size).toBe(2);
+    const listed = (await collect(codex.client.threads())).filter((t) => t.id === thread.id);
+    expect(listed).toHaveLength(1);
   });
 
   it("listings: threads, turns and items page lazily with a small limit", async () => {

@@ -537,9 +537,15 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     return thread;
   }
 
-  /** The stored threads, a page at a time as the loop asks (`thread/list`; `limit` is the page size). */
+  /**
+   * The stored threads, a page at a time as the loop asks (`thread/list`; `limit` is the page
+   * size), each thread once: codex 0.169.0 can list a reverted thread twice (once per rollout file).
+   */
   threads(params: ThreadListParamsOf<T> = {} as ThreadListParamsOf<T>, options?: ListOptions): AsyncIterable<PageEntryIn<T["clientRequests"], "thread/list">> {
-    return paginate("thread/list", params as object, (method, page, request) => this.#requestNow(method, page, request), options);
+    return paginate("thread/list", params as object, (method, page, request) => this.#requestNow(method, page, request), {
+      ...options,
+      distinctBy: (thread) => (thread as { id?: unknown } | null)?.id,
+    });
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

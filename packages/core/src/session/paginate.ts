@@ -7,6 +7,12 @@ export interface ListOptions {
   readonly signal?: AbortSignal;
 }
 
+/** How `paginate` reads pages. */
+interface PaginateOptions extends ListOptions {
+  /** An entry whose key was yielded before is skipped (a server that lists one thing twice). */
+  readonly distinctBy?: (entry: unknown) => unknown;
+}
+
 type Requester = (method: string, params: unknown, options?: RequestOptions) => Promise<unknown>;
 
 /**
@@ -15,16 +21,24 @@ type Requester = (method: string, params: unknown, options?: RequestOptions) => 
  * A reply without a `data` array, or a cursor the server already returned (which would loop for
  * ever), is a ProtocolError.
  */
-export function paginate<Entry>(method: string, params: object, request: Requester, options: ListOptions = {}): AsyncIterable<Entry> {
+export function paginate<Entry>(method: string, params: object, request: Requester, options: PaginateOptions = {}): AsyncIterable<Entry> {
   const requestOptions = options.signal ? { signal: options.signal } : undefined;
   return {
     async *[Symbol.asyncIterator]() {
       const seen = new Set<string>();
+      const yielded = new Set<unknown>();
       let cursor = (params as { cursor?: unknown }).cursor;
       for (;;) {
         const page = (await request(method, { ...params, cursor }, requestOptions)) as { data?: unknown; nextCursor?: unknown } | null;
         if (!Array.isArray(page?.data)) throw new ProtocolError(method, "the result has no `data` array");
-        yield* page.data as Entry[];
+        for (const entry of page.data as Entry[]) {
+          if (options.distinctBy) {
+            const key = options.distinctBy(entry);
+            if (yielded.has(key)) continue;
+            yielded.add(key);
+          }
+          yield entry;
+        }
         const next = page.nextCursor;
         if (typeof next !== "string") return;
         if (seen.has(next)) throw new ProtocolError(method, "the result's `nextCursor` was returned before (the listing would never end)");

@@ -76,4 +76,10 @@ describe("paginate", () => {
     await expect(collect(paginate("x/list", {}, looping.request))).rejects.toMatchObject({ code: "PROTOCOL_ERROR", method: "x/list" });
     expect(looping.calls).toHaveLength(2);
   });
+
+  it("with distinctBy, skips an entry whose key it yielded before, across pages", async () => {
+    const { request } = serve({ "": { data: [{ id: "a" }, { id: "b" }], nextCursor: "2" }, "2": { data: [{ id: "a" }, { id: "c" }], nextCursor: null } });
+    const listing = paginate<{ id: string }>("x/list", {}, request, { distinctBy: (entry) => (entry as { id: string }).id });
+    expect((await collect(listing)).map((entry) => entry.id)).toEqual(["a", "b", "c"]);
+  });
 });
