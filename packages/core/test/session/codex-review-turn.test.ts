@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
-
-const turn = (id: string, status: string, rootTurnId: string | null = id) => ({
-  id,
-  status,
-  items: [],
-  error: null,
-  startedAt: null,
-  completedAt: null,
-  durationMs: null,
-  itemsView: "notLoaded",
-  rootTurnId,
-});
+import { protocolTurn as turn } from "../support/protocol-turn.js";
 
 /**
  * What codex 0.169.0 sends for an inline review (measured): the items and turn/completed carry the

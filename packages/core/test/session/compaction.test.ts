@@ -1,18 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
-
-const turn = (id: string, status: string) => ({
-  id,
-  status,
-  items: [],
-  error: null,
-  startedAt: null,
-  completedAt: null,
-  durationMs: null,
-  itemsView: "notLoaded",
-  rootTurnId: id,
-});
+import { protocolTurn as turn } from "../support/protocol-turn.js";
 
 /** What codex 0.169.0 does after `thread/compact/start`: a turn of its own with one contextCompaction item. */
 function playCompaction(server: FakeAppServer, threadId: string, turnId: string): void {
