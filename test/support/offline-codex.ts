@@ -42,6 +42,8 @@ export interface OfflineCodexOptions {
 export class OfflineCodex {
   /** Every server→client request the client received (whoever answered it), in arrival order. */
   readonly serverRequests: JsonRpcRequest[] = [];
+  /** Every client→server request the client sent, in order. */
+  readonly clientRequests: JsonRpcRequest[] = [];
 
   private constructor(
     readonly provider: MockResponsesProvider,
@@ -104,7 +106,7 @@ export class OfflineCodex {
     await this.home.cleanup();
   }
 
-  /** The transport, with every server request it delivers recorded in `serverRequests`. */
+  /** The transport, with every server request it delivers recorded in `serverRequests`, and every request sent in `clientRequests`. */
   #recording(transport: Transport): Transport {
     return {
       messages$: transport.messages$.pipe(
@@ -113,7 +115,10 @@ export class OfflineCodex {
         }),
       ),
       diagnostics$: transport.diagnostics$,
-      send: (message) => transport.send(message),
+      send: (message) => {
+        if ("method" in message && "id" in message) this.clientRequests.push(message);
+        return transport.send(message);
+      },
       close: () => transport.close(),
       closed: transport.closed,
     };

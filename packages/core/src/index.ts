@@ -6,6 +6,8 @@ export { CodexClient, type ClientState, type CodexClientOptions, type RequestArg
 export type { CodexThread } from "./session/codex-thread.js";
 export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn.js";
 export type { TurnItemUpdate } from "./session/turn-items.js";
+export type { CodexReviewTurn, CompletedReview, ReviewOptions, ReviewTargetOf } from "./session/codex-review-turn.js";
+export type { ListOptions, PageEntryIn } from "./session/paginate.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,

@@ -4,6 +4,8 @@ export {
   type CutStreamOptions,
   type ExecCommandArguments,
   type FunctionCallOptions,
+  type ReviewFinding,
+  type ReviewVerdict,
   type TextOptions,
   type UserInputQuestion,
 } from "./reply.js";

@@ -50,6 +50,30 @@ export interface CutStreamOptions {
   readonly of?: StreamReply;
 }
 
+/** One finding of a code review, as a reviewer model reports it (`reply.review`). */
+export interface ReviewFinding {
+  /** Short and imperative; codex's prompt asks for a priority tag at its start, e.g. "[P1] Check the bound". */
+  readonly title: string;
+  /** Markdown: why it is a problem. */
+  readonly body: string;
+  readonly file: string;
+  readonly lines: { readonly start: number; readonly end: number };
+  /** 0 to 3 (P0 to P3). */
+  readonly priority?: number;
+  /** 0.0 to 1.0 (default 0.8). */
+  readonly confidence?: number;
+}
+
+export interface ReviewVerdict {
+  readonly findings: readonly ReviewFinding[];
+  /** Whether the patch is correct (`overall_correctness`). */
+  readonly correct: boolean;
+  /** One to three sentences (`overall_explanation`). */
+  readonly explanation: string;
+  /** 0.0 to 1.0 (default 0.8). */
+  readonly confidence?: number;
+}
+
 const DEFAULT_USAGE: ScriptedUsage = { inputTokens: 10, outputTokens: 5 };
 
 let callCounter = 0;
@@ -133,6 +157,28 @@ export const reply = {
    */
   mcpToolCall(server: string, tool: string, args: unknown, options: Omit<FunctionCallOptions, "namespace"> = {}): FunctionCallReply {
     return functionCall(tool, args, { ...options, namespace: `mcp__${server}` });
+  },
+
+  /**
+   * The reviewer's answer to a `review/start` turn: the JSON codex 0.169.0's review prompt asks for
+   * (`findings` with `title`, `body`, `confidence_score`, `priority`, `code_location`, then
+   * `overall_correctness`, `overall_explanation`, `overall_confidence_score`), as one message.
+   * codex renders it into the `exitedReviewMode` item's `review` text.
+   */
+  review(verdict: ReviewVerdict, options: TextOptions = {}): StreamReply {
+    const output = {
+      findings: verdict.findings.map((finding) => ({
+        title: finding.title,
+        body: finding.body,
+        confidence_score: finding.confidence ?? 0.8,
+        ...(finding.priority === undefined ? {} : { priority: finding.priority }),
+        code_location: { absolute_file_path: finding.file, line_range: { start: finding.lines.start, end: finding.lines.end } },
+      })),
+      overall_correctness: verdict.correct ? "patch is correct" : "patch is incorrect",
+      overall_explanation: verdict.explanation,
+      overall_confidence_score: verdict.confidence ?? 0.8,
+    };
+    return reply.text(JSON.stringify(output), options);
   },
 
   /** One response whose output is the output items of `parts`, in order (e.g. a message, then a call). */

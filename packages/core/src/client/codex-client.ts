@@ -50,8 +50,12 @@ import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./ser
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost } from "../session/session-host.js";
 import { CodexThread } from "../session/codex-thread.js";
+import { paginate, type ListOptions, type PageEntryIn } from "../session/paginate.js";
 import type { Transport } from "../transport/transport.js";
 import { asyncDisposeSymbol, disposer, type Disposer } from "../util/dispose-symbols.js";
+
+type ThreadForkParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["clientRequests"], "thread/fork">, undefined>;
+type ThreadListParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["clientRequests"], "thread/list">, undefined>;
 
 /** The arguments of `request(method, …)`: params may be left out where the method takes none. */
 export type RequestArgs<M extends ClientRequestMethodOf<T>, T extends ProtocolTypesShape = DefaultProtocolTypes> =
@@ -275,7 +279,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       refreshChatgptAuthTokens: options.refreshChatgptAuthTokens as UntypedServerRequestHandler | undefined,
     });
     this.#sessionHost = {
-      request: (method, params) => this.#requestNow(method, params),
+      request: (method, params, options) => this.#requestNow(method, params, options),
+      forkThread: (params) => this.#forkThread(params),
       listenToThread: (threadId, listener) => this.#router.listenToThread(threadId, listener),
       report: (diagnostic) => this.#connection.report(diagnostic),
       turnTimeoutMs: options.turnTimeoutMs,
@@ -445,7 +450,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const result = await this.#connection.request(method, params, options).catch((error: unknown) => {
       throw this.#unsupported(error);
     });
-    if (method === "thread/unsubscribe") this.#openThreads.delete((params as { threadId: string }).threadId);
+    if (method === "thread/unsubscribe" || method === "thread/archive") this.#openThreads.delete((params as { threadId: string }).threadId);
     const validate = this.#validators?.clientRequestValidators[method]?.result;
     const errors = validate && validationErrors(validate, result);
     if (errors) throw new ValidationFailedError(method, "result", errors);
@@ -514,6 +519,33 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const thread = threadOf("thread/resume", await this.#requestNow("thread/resume", { ...given, approvalPolicy, threadId }));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new CodexThread<T>(this.#sessionHost, thread as never);
+  }
+
+  /**
+   * A new thread with thread `threadId`'s history (`thread/fork`); `approvalPolicy` defaults to
+   * `defaultApprovalPolicy`, `excludeTurns` to true (page them with `thread.turns()`).
+   */
+  async forkThread(threadId: string, params: Omit<ThreadForkParamsOf<T>, "threadId"> = {} as Omit<ThreadForkParamsOf<T>, "threadId">): Promise<CodexThread<T>> {
+    return new CodexThread<T>(this.#sessionHost, (await this.#forkThread({ ...params, threadId })) as never);
+  }
+
+  async #forkThread(params: unknown): Promise<ProtocolThread> {
+    const given = params as { approvalPolicy?: AskForApproval; excludeTurns?: boolean };
+    const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
+    const thread = threadOf("thread/fork", await this.#requestNow("thread/fork", { excludeTurns: true, ...given, approvalPolicy }));
+    this.#openThreads.set(thread.id, approvalPolicy);
+    return thread;
+  }
+
+  /**
+   * The stored threads, a page at a time as the loop asks (`thread/list`; `limit` is the page
+   * size), each thread once: codex 0.169.0 can list a reverted thread twice (once per rollout file).
+   */
+  threads(params: ThreadListParamsOf<T> = {} as ThreadListParamsOf<T>, options?: ListOptions): AsyncIterable<PageEntryIn<T["clientRequests"], "thread/list">> {
+    return paginate("thread/list", params as object, (method, page, request) => this.#requestNow(method, page, request), {
+      ...options,
+      distinctBy: (thread) => (thread as { id?: unknown } | null)?.id,
+    });
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

@@ -1,6 +1,6 @@
 import type { ServerNotification } from "@codex-rpc/protocol";
 import type { ConnectionClosedError } from "../errors/errors.js";
-import type { ConnectionDiagnostic } from "../rpc/json-rpc-connection.js";
+import type { ConnectionDiagnostic, RequestOptions } from "../rpc/json-rpc-connection.js";
 
 /** What a turn registers to follow its thread (see `SessionHost.listenToThread`). */
 export interface ThreadListener {
@@ -15,7 +15,9 @@ export interface ThreadListener {
  */
 export interface SessionHost {
   /** Sends a request as the caller's own would go (it fails at once while the client reconnects). */
-  request(method: string, params: unknown): Promise<unknown>;
+  request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** `thread/fork` as `startThread` starts a thread (default approval policy, resumed on reconnect): the new thread's info. */
+  forkThread(params: unknown): Promise<unknown>;
   /**
    * Gives `listener` every notification of one thread, and the close error if the connection
    * closes first, until the returned disposer is called.

@@ -6,6 +6,14 @@ export async function experimental(transport: Transport): Promise<void> {
   const client = await CodexClient.connect(transport, { protocol });
   const thread = await client.startThread({ dynamicTools: [{ type: "function", name: "weather", description: "d", inputSchema: {} }] });
   void thread;
+  // Thread operations are typed by the experimental surface too.
+  const fork = await thread.fork({ lastTurnId: "t1" });
+  const done = await thread.review({ type: "commit", sha: "abc" }, { delivery: "inline" }).review;
+  const review: string | null = done.review;
+  void review;
+  for await (const listed of client.threads({ limit: 1, archived: true })) void (listed.id satisfies string);
+  for await (const turn of fork.turns({ sortDirection: "asc" })) void (turn.id satisfies string);
+  for await (const entry of fork.items({ limit: 2 })) void (entry.turnId satisfies string);
   // Methods only the experimental surface has are typed too.
   const other: "experimental" = protocol.flavor;
   void other;
