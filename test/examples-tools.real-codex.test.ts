@@ -9,8 +9,12 @@ describe("the dynamic tools example (examples/tools.mjs)", () => {
     const run = spawnSync(process.execPath, [example], { encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
-    expect(run.stdout).toContain('offered to the model: {"type":"namespace","name":"weather","description":"Weather tools.","tools":[{"type":"function","name":"forecast"');
-    expect(run.stdout).toContain('"parameters":{"type":"object","properties":{"city":{"type":"string","description":"The city"},"days":{"type":"integer"}},"required":["city"]}');
+    expect(run.stdout).toContain(
+      'offered to the model: {"type":"namespace","name":"weather","description":"Weather tools.","tools":[{"type":"function","name":"forecast"',
+    );
+    expect(run.stdout).toContain(
+      '"parameters":{"type":"object","properties":{"city":{"type":"string","description":"The city"},"days":{"type":"integer"}},"required":["city"]}',
+    );
     expect(run.stdout).toContain('tool call: weather.forecast({"city":42,"days":0}) → failed');
     expect(run.stdout).toContain(
       'the model read after the bad call:\nInvalid arguments for tool "weather.forecast"; fix them and call it again:\n' +

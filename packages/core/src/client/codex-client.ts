@@ -499,9 +499,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
-    const withTools = this.#dispatcher.hasTools
-      ? { ...given, approvalPolicy, dynamicTools: this.#dispatcher.toolSpecs }
-      : { ...given, approvalPolicy };
+    const withTools = this.#dispatcher.hasTools ? { ...given, approvalPolicy, dynamicTools: this.#dispatcher.toolSpecs } : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new CodexThread<T>(this.#sessionHost, thread as never);

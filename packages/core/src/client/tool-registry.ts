@@ -127,7 +127,10 @@ function inputSchemaOf(tool: DynamicTool, validator: StandardSchemaV1["~standard
   try {
     converted = converter.input({ target: TOOL_JSON_SCHEMA_TARGET });
   } catch (error) {
-    throw new InvalidOptionError(where, `the ${validator.vendor} schema could not be converted to JSON Schema (${describeThrown(error)}): give \`inputSchema\``);
+    throw new InvalidOptionError(
+      where,
+      `the ${validator.vendor} schema could not be converted to JSON Schema (${describeThrown(error)}): give \`inputSchema\``,
+    );
   }
   if (!isRecord(converted)) throw new InvalidOptionError(where, `the ${validator.vendor} schema converted to no JSON Schema object: give \`inputSchema\``);
   // codex drops `$schema` (and keywords it does not model) before the model sees the schema.

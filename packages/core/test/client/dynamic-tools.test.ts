@@ -98,29 +98,35 @@ describe("dynamic tools (fake server)", () => {
     ["zod", z.object({ city: z.string() }), undefined, "city: Invalid input: expected string, received number"],
     ["valibot", v.object({ city: v.string() }), CITY_JSON_SCHEMA, "city: Invalid type: Expected string but received 3"],
     ["a hand-written Standard Schema", cityByHand, CITY_JSON_SCHEMA, "city: city must be a string"],
-  ] as const)("validates arguments with %s: bad ones are a failed call the model reads, the handler never runs; good ones reach it parsed", async (_, schema, inputSchema, issue) => {
-    const seen: unknown[] = [];
-    const tool = defineTool({
-      name: "weather",
-      description: "Weather.",
-      schema: schema as StandardSchemaV1<unknown, { city: string }>,
-      inputSchema,
-      handler: (args) => {
-        seen.push(args);
-        return `sunny in ${args.city}`;
-      },
-    });
-    const { server, client } = await connect({}, { tools: [tool] });
-    const bad = await server.request("item/tool/call", call("weather", { city: 3 }));
-    expect(bad).toEqual({
-      result: { success: false, contentItems: [{ type: "inputText", text: `Invalid arguments for tool "weather"; fix them and call it again:\n- ${issue}` }] },
-    });
-    expect(seen).toEqual([]);
-    const good = await server.request("item/tool/call", call("weather", { city: "Paris" }));
-    expect(good).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "sunny in Paris" }] } });
-    expect(seen).toEqual([{ city: "Paris" }]);
-    await client.close();
-  });
+  ] as const)(
+    "validates arguments with %s: bad ones are a failed call the model reads, the handler never runs; good ones reach it parsed",
+    async (_, schema, inputSchema, issue) => {
+      const seen: unknown[] = [];
+      const tool = defineTool({
+        name: "weather",
+        description: "Weather.",
+        schema: schema as StandardSchemaV1<unknown, { city: string }>,
+        inputSchema,
+        handler: (args) => {
+          seen.push(args);
+          return `sunny in ${args.city}`;
+        },
+      });
+      const { server, client } = await connect({}, { tools: [tool] });
+      const bad = await server.request("item/tool/call", call("weather", { city: 3 }));
+      expect(bad).toEqual({
+        result: {
+          success: false,
+          contentItems: [{ type: "inputText", text: `Invalid arguments for tool "weather"; fix them and call it again:\n- ${issue}` }],
+        },
+      });
+      expect(seen).toEqual([]);
+      const good = await server.request("item/tool/call", call("weather", { city: "Paris" }));
+      expect(good).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "sunny in Paris" }] } });
+      expect(seen).toEqual([{ city: "Paris" }]);
+      await client.close();
+    },
+  );
 
   it("hands the handler the schema's output (defaults and transforms applied), not the raw arguments", async () => {
     const tool = defineTool({
@@ -140,9 +146,16 @@ describe("dynamic tools (fake server)", () => {
   });
 
   it("passes plain-JSON-Schema arguments through as sent", async () => {
-    const tool = defineTool<{ a: number; b: number }>({ name: "add", description: "adds", inputSchema: { type: "object" }, handler: ({ a, b }) => String(a + b) });
+    const tool = defineTool<{ a: number; b: number }>({
+      name: "add",
+      description: "adds",
+      inputSchema: { type: "object" },
+      handler: ({ a, b }) => String(a + b),
+    });
     const { server, client } = await connect({}, { tools: [tool] });
-    expect(await server.request("item/tool/call", call("add", { a: 2, b: 3 }))).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "5" }] } });
+    expect(await server.request("item/tool/call", call("add", { a: 2, b: 3 }))).toEqual({
+      result: { success: true, contentItems: [{ type: "inputText", text: "5" }] },
+    });
     expect(await server.request("item/tool/call", call("nope", {}))).toMatchObject({
       result: { success: false, contentItems: [{ text: 'Unknown tool "nope": this client registered add.' }] },
     });
@@ -156,7 +169,13 @@ describe("dynamic tools (fake server)", () => {
       {
         tools: [
           defineTool({ name: "lookup", description: "Top-level lookup.", inputSchema: { type: "object" }, handler: answer("top") }),
-          defineTool({ name: "lookup", namespace: { name: "docs", description: "Docs tools." }, description: "Docs lookup.", inputSchema: { type: "object" }, handler: answer("docs") }),
+          defineTool({
+            name: "lookup",
+            namespace: { name: "docs", description: "Docs tools." },
+            description: "Docs lookup.",
+            inputSchema: { type: "object" },
+            handler: answer("docs"),
+          }),
           defineTool({ name: "search", namespace: "docs", description: "Docs search.", inputSchema: { type: "object" }, handler: answer("search") }),
           defineTool({ name: "lookup", namespace: "web", description: "Web lookup.", inputSchema: { type: "object" }, handler: answer("web") }),
         ],
@@ -182,7 +201,11 @@ describe("dynamic tools (fake server)", () => {
   });
 
   it.each([
-    ["no JSON Schema for a schema without a converter", [{ name: "t", description: "", schema: v.string(), handler: noop }], /tools\[0\]: the valibot schema has no JSON Schema converter/],
+    [
+      "no JSON Schema for a schema without a converter",
+      [{ name: "t", description: "", schema: v.string(), handler: noop }],
+      /tools\[0\]: the valibot schema has no JSON Schema converter/,
+    ],
     ["neither schema nor inputSchema", [{ name: "t", description: "", handler: noop }], /needs `schema` \(a Standard Schema\) or `inputSchema`/],
     ["a schema that is not a Standard Schema", [{ name: "t", description: "", schema: { type: "object" }, handler: noop }], /not a Standard Schema/],
     ["a name codex refuses", [{ name: "bad name", description: "", inputSchema: {}, handler: noop }], /must match/],
@@ -210,7 +233,17 @@ describe("dynamic tools (fake server)", () => {
   });
 
   it("a converter that throws is an InvalidOptionError naming the fix", async () => {
-    const schema = { "~standard": { ...cityByHand["~standard"], jsonSchema: { input: () => { throw new Error("unsupported: transforms"); }, output: () => ({}) } } };
+    const schema = {
+      "~standard": {
+        ...cityByHand["~standard"],
+        jsonSchema: {
+          input: () => {
+            throw new Error("unsupported: transforms");
+          },
+          output: () => ({}),
+        },
+      },
+    };
     await expect(connect({}, { tools: [defineTool({ name: "t", description: "", schema, handler: () => "" })] })).rejects.toThrow(
       /could not be converted to JSON Schema \(unsupported: transforms\): give `inputSchema`/,
     );

@@ -8,8 +8,20 @@ function validator(validate: StandardSchemaV1["~standard"]["validate"]): Standar
 
 describe("checkToolArguments", () => {
   it("gives the schema's output value on success, sync or async", async () => {
-    expect(await checkToolArguments("t", validator(() => ({ value: 1 })), {})).toEqual({ ok: true, value: 1 });
-    expect(await checkToolArguments("t", validator(async () => ({ value: "x" })), {})).toEqual({ ok: true, value: "x" });
+    expect(
+      await checkToolArguments(
+        "t",
+        validator(() => ({ value: 1 })),
+        {},
+      ),
+    ).toEqual({ ok: true, value: 1 });
+    expect(
+      await checkToolArguments(
+        "t",
+        validator(async () => ({ value: "x" })),
+        {},
+      ),
+    ).toEqual({ ok: true, value: "x" });
   });
 
   it("lists the issues with their paths (keys and { key } segments, indexes in brackets), ten at most", async () => {
@@ -19,7 +31,11 @@ describe("checkToolArguments", () => {
       { message: "Not an object" },
       ...Array.from({ length: 10 }, (_, i) => ({ message: `extra ${i}`, path: [`k${i}`] })),
     ];
-    const checked = await checkToolArguments("ns.t", validator(() => ({ issues })), {});
+    const checked = await checkToolArguments(
+      "ns.t",
+      validator(() => ({ issues })),
+      {},
+    );
     expect(checked.ok).toBe(false);
     const message = (checked as { message: string }).message;
     expect(message.split("\n")).toEqual([
@@ -42,8 +58,20 @@ describe("checkToolArguments", () => {
         {},
       ),
     ).toEqual({ ok: false, message: 'Invalid arguments for tool "t": the test validator failed: boom' });
-    expect(await checkToolArguments("t", validator(() => Promise.reject(new Error("late"))), {})).toMatchObject({ ok: false, message: expect.stringContaining("late") });
-    expect(await checkToolArguments("t", validator(() => undefined as never), {})).toEqual({
+    expect(
+      await checkToolArguments(
+        "t",
+        validator(() => Promise.reject(new Error("late"))),
+        {},
+      ),
+    ).toMatchObject({ ok: false, message: expect.stringContaining("late") });
+    expect(
+      await checkToolArguments(
+        "t",
+        validator(() => undefined as never),
+        {},
+      ),
+    ).toEqual({
       ok: false,
       message: 'Invalid arguments for tool "t": the test validator gave no result',
     });
