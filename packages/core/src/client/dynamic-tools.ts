@@ -25,8 +25,9 @@ export type DynamicToolNamespace = string | { readonly name: string; readonly de
  * (`item/tool/call`). Give `schema` (a Standard Schema: zod, valibot, arktype, Effect Schema…) to
  * have the arguments validated and typed, `inputSchema` (JSON Schema) for what codex shows the
  * model, or both. The JSON Schema sent is `inputSchema` when given, else the one `schema` converts
- * itself to (`~standard.jsonSchema.input`, Standard JSON Schema: zod ≥ 4.2, arktype); a `schema`
- * without a converter needs `inputSchema`. Build one with `defineTool`, which infers `Args`.
+ * itself to (`~standard.jsonSchema.input`, Standard JSON Schema: zod 4, arktype); a `schema`
+ * without a converter needs `inputSchema`. Without `schema`, the arguments are checked against
+ * `inputSchema`. Build one with `defineTool`, which infers `Args`.
  */
 export interface DynamicTool<Args = unknown> {
   /** The tool's name (codex requires `^[a-zA-Z0-9_-]+$`). */
@@ -39,8 +40,9 @@ export interface DynamicTool<Args = unknown> {
   /** The JSON Schema of the arguments sent to codex (the model sees it). */
   readonly inputSchema?: JsonValue | undefined;
   /**
-   * Runs the call. A failed validation never reaches it: the model gets the issues as the tool's
-   * failed output. What it throws goes to the model as a failure too (secrets redacted).
+   * Runs the call. Arguments that fail `schema` (or, without one, `inputSchema`) never reach it:
+   * the model gets the issues as the tool's failed output. What it throws goes to the model as a
+   * failure too (secrets redacted).
    */
   handler(args: Args, context: DynamicToolContext): DynamicToolOutput | Promise<DynamicToolOutput>;
 }
@@ -56,7 +58,10 @@ export interface SchemaToolDefinition<S extends StandardSchemaV1> {
   handler(args: StandardSchemaV1.InferOutput<S>, context: DynamicToolContext): DynamicToolOutput | Promise<DynamicToolOutput>;
 }
 
-/** A tool declared with JSON Schema alone: `args` is `Args` (default `unknown`), which nothing checks. */
+/**
+ * A tool declared with JSON Schema alone: the arguments are checked against the schema's keywords;
+ * `args` is `Args` (default `unknown`), your promise that it agrees with the schema.
+ */
 export interface JsonSchemaToolDefinition<Args> {
   readonly name: string;
   readonly namespace?: DynamicToolNamespace | undefined;
@@ -69,8 +74,8 @@ export interface JsonSchemaToolDefinition<Args> {
 /**
  * Declares a tool with its handler's `args` inferred: from `schema` (a Standard Schema; the
  * arguments are validated against it first), or the `Args` you name for a plain JSON Schema
- * (`defineTool<{ city: string }>({ inputSchema, … })`: a promise you make, not checked; `unknown`
- * if you name none). Returns the tool as given.
+ * (`defineTool<{ city: string }>({ inputSchema, … })`: the arguments are checked against the JSON
+ * Schema, the type is your promise; `unknown` if you name none). Returns the tool as given.
  */
 export function defineTool<S extends StandardSchemaV1>(tool: SchemaToolDefinition<S>): DynamicTool<StandardSchemaV1.InferOutput<S>>;
 export function defineTool<Args = unknown>(tool: JsonSchemaToolDefinition<Args>): DynamicTool<Args>;

@@ -10,8 +10,8 @@ import type { ToolRegistry } from "./tool-registry.js";
 export type ListenToThread = (threadId: string, listener: ThreadListener) => () => void;
 
 /**
- * Answers `item/tool/call`: finds the tool by namespace and name, validates the arguments with its
- * Standard Schema, runs its handler. Whatever goes wrong (an unknown tool, invalid arguments, a
+ * Answers `item/tool/call`: finds the tool by namespace and name, validates the arguments (its
+ * Standard Schema, else its JSON Schema), runs its handler. Whatever goes wrong (an unknown tool, invalid arguments, a
  * throwing handler) is a `success: false` answer whose text the model reads, never a JSON-RPC
  * error. The handler's signal also aborts when the call's turn ends: codex 0.169.0 sends no
  * `serverRequest/resolved` for a tool call cut off by an interrupt (measured).
@@ -29,15 +29,16 @@ export async function callDynamicTool(
     const named = namespace === null ? params.tool : `${namespace}.${params.tool}`;
     return failure(`Unknown tool "${named}": this client registered ${registry.labels().join(", ") || "no tools"}.`);
   }
-  let args: unknown = params.arguments;
-  if (entry.validator) {
-    const checked = await checkToolArguments(entry.label, entry.validator, args);
-    if (!checked.ok) return failure(checked.message);
-    args = checked.value;
-  }
+  const checked = await checkToolArguments(entry.label, entry.validator, params.arguments);
+  if (!checked.ok) return failure(checked.message);
   const cancellation = callSignal(params, requestSignal, listenToThread);
   try {
-    const output = await entry.tool.handler(args, { threadId: params.threadId, turnId: params.turnId, callId: params.callId, signal: cancellation.signal });
+    const output = await entry.tool.handler(checked.value, {
+      threadId: params.threadId,
+      turnId: params.turnId,
+      callId: params.callId,
+      signal: cancellation.signal,
+    });
     return typeof output === "string" ? { success: true, contentItems: [{ type: "inputText", text: output }] } : output;
   } catch (error) {
     return failure(`Tool "${entry.label}" failed: ${describeThrown(error)}`);

@@ -5,6 +5,7 @@ import { describeThrown } from "../util/describe-value.js";
 import { isRecord } from "../util/is-record.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
 import type { DynamicTool } from "./dynamic-tools.js";
+import { jsonSchemaValidator } from "./json-schema-check.js";
 
 /** The JSON Schema draft asked of a Standard JSON Schema converter. */
 export const TOOL_JSON_SCHEMA_TARGET = "draft-2020-12";
@@ -18,13 +19,15 @@ export interface RegisteredTool {
   readonly namespace: string | null;
   /** `namespace.name`, or the name alone: how problems and the model's error texts name it. */
   readonly label: string;
-  readonly validator: StandardSchemaV1["~standard"] | undefined;
+  /** The tool's Standard Schema, else a check of its JSON Schema. */
+  readonly validator: StandardSchemaV1["~standard"];
   readonly inputSchema: JsonValue;
 }
 
 /**
  * The `tools` option, checked and indexed: each tool's JSON Schema resolved (its `inputSchema`,
- * else its Standard Schema's own converter), the `dynamicTools` of `thread/start` grouped by
+ * else its Standard Schema's own converter) and its validator (the Standard Schema, else a check
+ * of the JSON Schema), the `dynamicTools` of `thread/start` grouped by
  * namespace, and calls looked up by namespace and name. Problems are InvalidOptionErrors, thrown
  * before anything is opened.
  */
@@ -43,8 +46,10 @@ export class ToolRegistry {
       if (!TOOL_NAME.test(tool.name)) throw new InvalidOptionError(where, `tool name "${tool.name}" must match ${TOOL_NAME.source} (codex requires it)`);
       const key = keyOf(namespace, tool.name);
       if (this.byKey.has(key)) throw new InvalidOptionError(where, `a second tool "${label}": names must be unique within a namespace`);
-      const validator = validatorOf(tool, where);
-      this.byKey.set(key, { tool, namespace, label, validator, inputSchema: inputSchemaOf(tool, validator, where) });
+      const standard = validatorOf(tool, where);
+      const inputSchema = inputSchemaOf(tool, standard, where);
+      // Without a Standard Schema, the JSON Schema itself is checked (the keywords that say what a value is).
+      this.byKey.set(key, { tool, namespace, label, validator: standard ?? jsonSchemaValidator(inputSchema), inputSchema });
     });
   }
 

@@ -145,16 +145,20 @@ describe("dynamic tools (fake server)", () => {
     await client.close();
   });
 
-  it("passes plain-JSON-Schema arguments through as sent", async () => {
-    const tool = defineTool<{ a: number; b: number }>({
-      name: "add",
-      description: "adds",
-      inputSchema: { type: "object" },
-      handler: ({ a, b }) => String(a + b),
-    });
+  it("checks plain-JSON-Schema arguments against the schema's keywords, then passes them on as sent", async () => {
+    const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
+    const tool = defineTool<{ a: number; b: number }>({ name: "add", description: "adds", inputSchema: schema, handler: ({ a, b }) => String(a + b) });
     const { server, client } = await connect({}, { tools: [tool] });
     expect(await server.request("item/tool/call", call("add", { a: 2, b: 3 }))).toEqual({
       result: { success: true, contentItems: [{ type: "inputText", text: "5" }] },
+    });
+    expect(await server.request("item/tool/call", call("add", { a: "2" }))).toEqual({
+      result: {
+        success: false,
+        contentItems: [
+          { type: "inputText", text: 'Invalid arguments for tool "add"; fix them and call it again:\n- b: Required\n- a: Expected number, received string' },
+        ],
+      },
     });
     expect(await server.request("item/tool/call", call("nope", {}))).toMatchObject({
       result: { success: false, contentItems: [{ text: 'Unknown tool "nope": this client registered add.' }] },
