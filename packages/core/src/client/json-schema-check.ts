@@ -122,7 +122,7 @@ function checkArray(schema: Record<string, unknown>, value: readonly unknown[], 
   if (typeof schema.minItems === "number" && value.length < schema.minItems) issues.push({ message: `Expected at least ${schema.minItems} items`, path });
   if (typeof schema.maxItems === "number" && value.length > schema.maxItems) issues.push({ message: `Expected at most ${schema.maxItems} items`, path });
   if (schema.items !== undefined && !Array.isArray(schema.items)) {
-    value.forEach((item, index) => check(schema.items, item, [...path, index], issues, depth + 1));
+    for (const [index, item] of value.entries()) check(schema.items, item, [...path, index], issues, depth + 1);
   }
 }
 
