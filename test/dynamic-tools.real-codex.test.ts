@@ -66,6 +66,28 @@ describe("dynamic tools with schemas, against the real codex app-server", () => 
     expect(run.finalText).toBe("Sunny in Paris.");
   });
 
+  it("a plain JSON Schema tool: its arguments are checked against the schema, the type is the one named", async () => {
+    const seen: unknown[] = [];
+    const capital = defineTool<{ country: string }>({
+      name: "capital",
+      description: "The capital of a country.",
+      inputSchema: { type: "object", properties: { country: { type: "string" } }, required: ["country"], additionalProperties: false },
+      handler: ({ country }) => {
+        seen.push(country);
+        return country === "France" ? "Paris" : "unknown";
+      },
+    });
+    const bad = reply.toolCall("capital", { land: "France" });
+    const good = reply.toolCall("capital", { country: "France" });
+    const { provider } = await start([bad, good, reply.text("Paris.")], [capital]);
+    await codex!.runTurn(await codex!.startThread(), "Capital of France?");
+    expect(provider.requests[1]?.functionCallOutput(bad.callId)).toBe(
+      'Invalid arguments for tool "capital"; fix them and call it again:\n- country: Required\n- land: Unknown property',
+    );
+    expect(provider.requests[2]?.functionCallOutput(good.callId)).toBe("Paris");
+    expect(seen).toEqual(["France"]);
+  });
+
   it("namespaces: tools of one name in two namespaces and outside any are told apart by the call's namespace (codex reserves mcp__* and Responses API names such as web)", async () => {
     const lookup = (namespace: string | undefined) =>
       defineTool({
