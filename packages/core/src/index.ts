@@ -27,7 +27,16 @@ export type {
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, type McpToolCallApproval } from "./client/approval-policy.js";
 export { noUserInput, userInputAnswers } from "./client/user-input.js";
 export { SERVER_REQUEST_DEFAULTS, serverRequestDefault, type KnownServerRequestMethod, type ServerRequestDefault } from "./client/server-request-defaults.js";
-export type { DynamicTool } from "./client/dynamic-tools.js";
+export {
+  defineTool,
+  type DynamicTool,
+  type DynamicToolContext,
+  type DynamicToolNamespace,
+  type DynamicToolOutput,
+  type JsonSchemaToolDefinition,
+  type SchemaToolDefinition,
+} from "./client/dynamic-tools.js";
+export type { StandardJSONSchemaV1, StandardSchemaV1, StandardTypedV1 } from "./util/standard-schema.js";
 export {
   JsonRpcReplyError,
   type ConnectionDiagnostic,

@@ -22,7 +22,8 @@ import type {
   ThreadStartParamsOf,
 } from "../rpc/protocol-types.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
-import { dynamicToolSpecs, type DynamicTool } from "./dynamic-tools.js";
+import type { DynamicTool } from "./dynamic-tools.js";
+import { ToolRegistry } from "./tool-registry.js";
 import {
   ConnectionClosedError,
   InvalidOptionError,
@@ -48,7 +49,7 @@ import { Reconnector } from "./reconnector.js";
 import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
 import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
-import type { SessionHost } from "../session/session-host.js";
+import type { SessionHost, ThreadListener } from "../session/session-host.js";
 import { CodexThread } from "../session/codex-thread.js";
 import { paginate, type ListOptions, type PageEntryIn } from "../session/paginate.js";
 import type { Transport } from "../transport/transport.js";
@@ -271,6 +272,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
         return client.#validators;
       },
       threadEnded: (threadId: string) => void this.#openThreads.delete(threadId),
+      listenToThread: (threadId: string, listener: ThreadListener) => this.#router.listenToThread(threadId, listener),
     };
     this.#router = new NotificationRouter(parts, new Set(this.#protocol.serverNotificationMethods));
     this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
@@ -327,6 +329,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     if (options.experimentalApi === false && options.tools?.length) {
       throw new InvalidOptionError("experimentalApi", "codex declares dynamic `tools` only to experimental clients: leave `experimentalApi` unset or true");
     }
+    if (options.tools) new ToolRegistry(options.tools); // throws InvalidOptionError for a bad tool, before anything is opened
     if (factory && options.signal?.aborted) throw new RequestAbortedError("initialize", undefined, options.signal.reason);
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
     try {
@@ -501,9 +504,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   async startThread(params: ThreadStartParamsOf<T> = {} as ThreadStartParamsOf<T>): Promise<CodexThread<T>> {
     const given = params as { approvalPolicy?: AskForApproval };
     const approvalPolicy = given.approvalPolicy ?? this.#options.defaultApprovalPolicy ?? "untrusted";
-    const withTools = this.#dispatcher.hasTools
-      ? { ...given, approvalPolicy, dynamicTools: dynamicToolSpecs(this.#dispatcher.toolList) }
-      : { ...given, approvalPolicy };
+    const withTools = this.#dispatcher.hasTools ? { ...given, approvalPolicy, dynamicTools: this.#dispatcher.toolSpecs } : { ...given, approvalPolicy };
     const thread = threadOf("thread/start", await this.#requestNow("thread/start", withTools));
     this.#openThreads.set(thread.id, approvalPolicy);
     return new CodexThread<T>(this.#sessionHost, thread as never);

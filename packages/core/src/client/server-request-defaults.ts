@@ -43,8 +43,9 @@ export const SERVER_REQUEST_DEFAULTS: { readonly [M in KnownServerRequestMethod]
     answerWith: '`userInput` (answers checked against the questions), `userInputAnswers({ id: "label" })`',
   },
   "item/tool/call": {
-    withoutHandler: "runs the tool of `tools` it names (an unknown tool: `success: false`); without `tools`: -32601",
-    answerWith: "`tools`",
+    withoutHandler:
+      "runs the tool of `tools` it names (by namespace and name), its arguments validated by its schema first; an unknown tool, invalid arguments or a throwing handler: `success: false` with a text the model reads; without `tools`: -32601",
+    answerWith: "`tools`, `defineTool({ name, schema, handler })` (a Standard Schema or JSON Schema)",
   },
   "account/chatgptAuthTokens/refresh": {
     withoutHandler: '-32601: codex 0.169.0 fails the turn with "auth refresh request failed: code=-32601"',

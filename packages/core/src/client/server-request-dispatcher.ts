@@ -1,13 +1,16 @@
 import type { ServerRequestMap } from "@codex-rpc/protocol";
+import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
 import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
 import { refreshChatgptAuthTokens, type UntypedTokenRefreshHandler } from "./auth-token-refresh.js";
-import { callDynamicTool, type DynamicTool } from "./dynamic-tools.js";
+import type { DynamicTool } from "./dynamic-tools.js";
 import { answerElicitation, type UntypedElicitationHandler } from "./mcp-elicitation.js";
 import { unhandledRequestMessage } from "./server-request-defaults.js";
+import { callDynamicTool, type ListenToThread } from "./tool-call.js";
+import { ToolRegistry } from "./tool-registry.js";
 import { answerUserInput, type UntypedUserInputHandler } from "./user-input.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 
@@ -19,6 +22,8 @@ export interface ServerRequestDispatcherHost {
   /** The connection in use (a new one after each reconnect): where problems are reported. */
   readonly connection: JsonRpcConnection;
   readonly validators: ValidatorTables | undefined;
+  /** Follows a thread's notifications: a tool call's signal aborts when its turn ends. */
+  readonly listenToThread?: ListenToThread;
 }
 
 /** The options that answer one kind of server request each (untyped here; CodexClientOptions types them). */
@@ -37,7 +42,7 @@ export interface ServerRequestAnswerers {
  */
 export class ServerRequestDispatcher {
   private readonly handlers = new Map<string, UntypedServerRequestHandler>();
-  private readonly tools: ReadonlyMap<string, DynamicTool>;
+  private readonly tools: ToolRegistry;
 
   constructor(
     private readonly host: ServerRequestDispatcherHost,
@@ -45,7 +50,7 @@ export class ServerRequestDispatcher {
     private readonly approvals: ApprovalPolicy,
     private readonly answerers: ServerRequestAnswerers = {},
   ) {
-    this.tools = new Map(tools.map((tool) => [tool.name, tool]));
+    this.tools = new ToolRegistry(tools);
   }
 
   /** Whether tools were given (they are declared on every `thread/start`). */
@@ -53,9 +58,9 @@ export class ServerRequestDispatcher {
     return this.tools.size > 0;
   }
 
-  /** The tools, in the order given. */
-  get toolList(): DynamicTool[] {
-    return [...this.tools.values()];
+  /** The `dynamicTools` of `thread/start`. */
+  get toolSpecs(): DynamicToolSpec[] {
+    return this.tools.specs();
   }
 
   /**
@@ -104,7 +109,7 @@ export class ServerRequestDispatcher {
     if (request.method === "mcpServer/elicitation/request") return answerElicitation(this.approvals, this.answerers.elicitations, request.params, context);
     if (isApprovalMethod(request.method)) return answerApproval(this.approvals, request.method, request.params, context.signal);
     if (request.method === "item/tool/call" && this.tools.size > 0) {
-      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal);
+      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal, this.host.listenToThread);
     }
     if (request.method === "item/tool/requestUserInput") return answerUserInput(this.answerers.userInput, request.params, context);
     if (request.method === "account/chatgptAuthTokens/refresh" && this.answerers.refreshChatgptAuthTokens) {
