@@ -6,6 +6,9 @@ export { CodexClient, type ClientState, type CodexClientOptions, type RequestArg
 export type { CodexThread } from "./session/codex-thread.js";
 export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn.js";
 export type { TurnItemUpdate } from "./session/turn-items.js";
+export type { OutputOf, OutputSchema } from "./session/structured-output.js";
+export type { JsonSchemaObject, SchemaOutput, StandardSchemaIssue, StandardSchemaV1, StandardSchemaWithJsonSchema } from "./util/standard-schema.js";
+export { OutputValidationError, ThreadBusyError, TurnNotRunningError } from "./errors/turn-errors.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,
@@ -20,6 +23,7 @@ export type {
   ThreadInfoOf,
   TurnInfoOf,
   ThreadItemOf,
+  TokenUsageOf,
   UserInputOf,
 } from "./rpc/protocol-types.js";
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, type McpToolCallApproval } from "./client/approval-policy.js";
