@@ -17,7 +17,11 @@ export class TurnNotRunningError extends CodexRpcError {
     readonly detail: string,
     options?: { cause?: unknown },
   ) {
-    super("TURN_NOT_RUNNING", `turn ${turnId === undefined ? "(not started)" : excerptOf(turnId)} on thread ${excerptOf(threadId)} is not running: ${detail}`, options);
+    super(
+      "TURN_NOT_RUNNING",
+      `turn ${turnId === undefined ? "(not started)" : excerptOf(turnId)} on thread ${excerptOf(threadId)} is not running: ${detail}`,
+      options,
+    );
   }
 }
 

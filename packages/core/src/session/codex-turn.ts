@@ -151,6 +151,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private begun = false;
   /** Why the turn failed, for a queued turn's `started`. */
   private failure: unknown;
+  /** Rejects `started` of a turn still queued. */
+  private rejectQueued: ((error: unknown) => void) | undefined;
   private usage: unknown = null;
   private readonly outputSchema: PreparedOutputSchema | undefined;
   private readonly host: SessionHost;
@@ -218,7 +220,15 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     const ticket = enqueueTurn(host, threadId);
     this.releaseQueue = ticket.release;
     const params = { ...(options.params as object), ...(this.outputSchema && { outputSchema: this.outputSchema.jsonSchema }), threadId, input };
-    this.started = ticket.ready === undefined ? this.begin(params) : ticket.ready.then(() => this.begin(params));
+    const ready = ticket.ready;
+    this.started =
+      ready === undefined
+        ? this.begin(params)
+        : new Promise<string>((resolve, reject) => {
+            // Cancelled while queued: `started` rejects at once, not when the turns before it end.
+            this.rejectQueued = reject;
+            ready.then(() => this.begin(params)).then(resolve, reject);
+          });
     this.started.catch(() => undefined);
     if (turnTimeoutMs !== undefined) {
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
@@ -466,7 +476,9 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (this.outputSchema === undefined) this.resolveCompleted(completed as unknown as CompletedTurn<T, O>);
     else {
       const parsed = { ...completed, hasFinalMessage: finalMessage !== undefined };
-      void parseStructuredOutput(this.outputSchema, parsed).then((outcome) => this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>));
+      void parseStructuredOutput(this.outputSchema, parsed).then((outcome) =>
+        this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>),
+      );
     }
     for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
   }
@@ -474,6 +486,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private fail(error: unknown): void {
     if (this.done) return;
     this.failure = error;
+    if (!this.begun) this.rejectQueued?.(error);
     this.end();
     this.rejectCompleted(error);
     // The streams end rather than error: an `error` nobody handles is thrown by RxJS and would

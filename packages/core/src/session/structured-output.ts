@@ -28,7 +28,9 @@ export function prepareOutputSchema(schema: OutputSchema): PreparedOutputSchema 
 }
 
 /** How a completed turn's final message fared against its schema. */
-export type StructuredOutcome = { readonly output: unknown; readonly outputError?: undefined } | { readonly output?: undefined; readonly outputError: OutputValidationError };
+export type StructuredOutcome =
+  | { readonly output: unknown; readonly outputError?: undefined }
+  | { readonly output?: undefined; readonly outputError: OutputValidationError };
 
 /** Parses and validates the final message of a turn that had an `outputSchema`. Never throws. */
 export async function parseStructuredOutput(

@@ -12,9 +12,7 @@ export interface StandardSchemaIssue {
 }
 
 /** What `~standard.validate` returns: the value, or issues. */
-export type StandardSchemaResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
 
 /** The Standard JSON Schema converter (`~standard.jsonSchema`). */
 export interface StandardJsonSchemaConverter {
@@ -27,7 +25,10 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly "~standard": {
     readonly version: 1;
     readonly vendor: string;
-    readonly validate: (value: unknown, options?: { readonly libraryOptions?: Record<string, unknown> }) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+    readonly validate: (
+      value: unknown,
+      options?: { readonly libraryOptions?: Record<string, unknown> },
+    ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
     /** Standard JSON Schema: present on libraries that can describe themselves as JSON Schema. */
     readonly jsonSchema?: StandardJsonSchemaConverter;
@@ -51,11 +52,12 @@ export interface StandardSchemaWithJsonSchema<S extends StandardSchemaV1 = Stand
 export type SchemaInput = StandardSchemaV1 | StandardSchemaWithJsonSchema | JsonSchemaObject;
 
 /** The type a schema's values have after validation: the Standard Schema's output, else `unknown`. */
-export type SchemaOutput<S> = S extends StandardSchemaV1<unknown, infer O>
-  ? O
-  : S extends { readonly schema: StandardSchemaV1<unknown, infer O>; readonly jsonSchema: object }
+export type SchemaOutput<S> =
+  S extends StandardSchemaV1<unknown, infer O>
     ? O
-    : unknown;
+    : S extends { readonly schema: StandardSchemaV1<unknown, infer O>; readonly jsonSchema: object }
+      ? O
+      : unknown;
 
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   const standard = typeof value === "object" || typeof value === "function" ? (value as { "~standard"?: unknown } | null)?.["~standard"] : undefined;
