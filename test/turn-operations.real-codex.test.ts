@@ -128,7 +128,9 @@ describe("structured output against the real codex app-server", () => {
     expect(done.output).toEqual({ city: "Paris", celsius: 21 });
     expect((await turn.output).celsius).toBe(21);
     // What codex 0.169.0 sends the model for turn/start's outputSchema.
-    expect((codex.provider.requests[0]?.body as { text?: unknown }).text).toEqual({
+    /** The `text` field of the model request `index` (where the Responses API takes the output format). */
+    const textField = (index: number) => (codex?.provider.requests[index]?.body as { text?: { format?: unknown } } | undefined)?.text;
+    expect(textField(0)).toEqual({
       format: { type: "json_schema", strict: true, name: "codex_output_schema", schema: FORECAST_JSON_SCHEMA },
     });
 
@@ -138,7 +140,7 @@ describe("structured output against the real codex app-server", () => {
     // The schema holds for its turn only: the next turn's request has no format.
     const free = await thread.run("Say anything").completed;
     expect(free).toMatchObject({ finalText: "free text", output: undefined, outputError: undefined });
-    expect((codex.provider.requests[2]?.body as { text?: { format?: unknown } }).text?.format).toBeUndefined();
+    expect(textField(2)?.format).toBeUndefined();
   });
 });
 
