@@ -2,7 +2,7 @@
 // steering (turn/steer), structured output (outputSchema) with a typed result, token usage on the
 // completed turn, and turns on one thread queued instead of racing.
 import { afterEach, describe, expect, expectTypeOf, it } from "vitest";
-import { RequestAbortedError, ThreadBusyError, TurnNotRunningError, type StandardSchemaV1 } from "@codex-rpc/core";
+import { RequestAbortedError, ThreadBusyError, TurnNotRunningError, type StandardJSONSchemaV1, type StandardSchemaV1 } from "@codex-rpc/core";
 import type { ThreadTokenUsage } from "@codex-rpc/protocol";
 import { reply, type ScriptedReply } from "@codex-rpc/testing";
 import { OfflineCodex } from "./support/offline-codex.js";
@@ -29,7 +29,7 @@ async function startWithGate(script: readonly ScriptedReply[]) {
       approvals: async (request) => {
         asked.push(request.kind);
         await gate;
-        return "decline";
+        return "decline" as const;
       },
     },
   });
@@ -50,7 +50,7 @@ const FORECAST_JSON_SCHEMA = {
   additionalProperties: false,
 };
 /** A Standard Schema written by hand (what zod ≥ 4.2 objects look like to the client, JSON Schema converter included). */
-const Forecast: StandardSchemaV1<unknown, Forecast> = {
+const Forecast: StandardSchemaV1<unknown, Forecast> & StandardJSONSchemaV1<unknown, Forecast> = {
   "~standard": {
     version: 1,
     vendor: "handwritten",

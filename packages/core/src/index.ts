@@ -7,7 +7,8 @@ export type { CodexThread } from "./session/codex-thread.js";
 export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn.js";
 export type { TurnItemUpdate } from "./session/turn-items.js";
 export type { OutputOf, OutputSchema } from "./session/structured-output.js";
-export type { JsonSchemaObject, SchemaOutput, StandardSchemaIssue, StandardSchemaV1, StandardSchemaWithJsonSchema } from "./util/standard-schema.js";
+export type { StandardJSONSchemaV1, StandardSchemaV1, StandardTypedV1 } from "./util/standard-schema.js";
+export type { JsonSchemaObject, SchemaOutput, StandardSchemaWithJsonSchema } from "./util/standard-schema-json.js";
 export { OutputValidationError, ThreadBusyError, TurnNotRunningError } from "./errors/turn-errors.js";
 export type {
   CodexProtocol,

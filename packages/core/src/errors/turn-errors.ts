@@ -1,7 +1,8 @@
 // The errors of turn operations: steering a turn that is not running, a thread busy with another
 // turn, and a structured output that does not fit its schema.
 import { excerptOf } from "../util/describe-value.js";
-import { issuePath, type StandardSchemaIssue } from "../util/standard-schema.js";
+import type { StandardSchemaV1 } from "../util/standard-schema.js";
+import { issuePath } from "../util/standard-schema-json.js";
 import { CodexRpcError } from "./errors.js";
 
 /**
@@ -48,14 +49,14 @@ export class OutputValidationError extends CodexRpcError {
   constructor(
     readonly turnId: string,
     readonly reason: "no-output" | "invalid-json" | "schema",
-    readonly issues: readonly StandardSchemaIssue[],
+    readonly issues: readonly StandardSchemaV1.Issue[],
     detail: string,
   ) {
     super("OUTPUT_INVALID", `turn ${excerptOf(turnId)}: the structured output ${detail}${describeIssues(issues)}`);
   }
 }
 
-function describeIssues(issues: readonly StandardSchemaIssue[]): string {
+function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return "";
   const shown = issues.slice(0, 3).map((issue) => {
     const path = issuePath(issue);

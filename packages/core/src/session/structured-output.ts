@@ -4,7 +4,8 @@
 // that turn only); the turn's final agent message is then parsed as JSON and validated.
 import { InvalidOptionError } from "../errors/errors.js";
 import { OutputValidationError } from "../errors/turn-errors.js";
-import { jsonSchemaOf, standardSchemaOf, type JsonSchemaObject, type SchemaInput, type SchemaOutput, type StandardSchemaV1 } from "../util/standard-schema.js";
+import type { StandardSchemaV1 } from "../util/standard-schema.js";
+import { jsonSchemaOf, standardSchemaOf, type JsonSchemaObject, type SchemaInput, type SchemaOutput } from "../util/standard-schema-json.js";
 
 /** What `outputSchema` takes: a Standard Schema (zod, valibot, arktype, …), `{ schema, jsonSchema }`, or a plain JSON Schema. */
 export type OutputSchema = SchemaInput;

@@ -1,110 +1,121 @@
-// Standard Schema (https://standardschema.dev), declared here so core depends on no schema
-// library: zod, valibot, arktype, Effect Schema, … all implement `~standard`. Codex wants JSON
-// Schema (dynamic tools' `inputSchema`, a turn's `outputSchema`), so a schema also needs one: the
-// Standard JSON Schema converter (`~standard.jsonSchema`, zod ≥ 4.2, arktype, valibot's
-// `toStandardJsonSchema`), or one the user pairs with it (`{ schema, jsonSchema }`), or a plain JSON
-// Schema object on its own. The interfaces mirror `@standard-schema/spec` 1.1 structurally.
+// The Standard Schema and Standard JSON Schema interfaces (https://standardschema.dev), copied from
+// `@standard-schema/spec` 1.1.0 (MIT) as the spec recommends, so core depends on no schema library:
+// zod (≥ 3.24), valibot, arktype and Effect Schema implement `StandardSchemaV1`; zod ≥ 4.2 and
+// arktype also `StandardJSONSchemaV1` (`~standard.jsonSchema`), valibot through
+// `toStandardJsonSchema()` of `@valibot/to-json-schema`. Types only: nothing here runs.
 
-/** The issue of a failed validation. */
-export interface StandardSchemaIssue {
-  readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+/** The Standard Typed interface: a base type the other specs extend. */
+export interface StandardTypedV1<Input = unknown, Output = Input> {
+  /** The Standard properties. */
+  readonly "~standard": StandardTypedV1.Props<Input, Output>;
 }
 
-/** What `~standard.validate` returns: the value, or issues. */
-export type StandardSchemaResult<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
-
-/** The Standard JSON Schema converter (`~standard.jsonSchema`). */
-export interface StandardJsonSchemaConverter {
-  readonly input: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
-  readonly output: (options: { readonly target: string; readonly libraryOptions?: Record<string, unknown> }) => Record<string, unknown>;
-}
-
-/** A Standard Schema (v1): what zod, valibot, arktype, Effect Schema and others implement. */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly "~standard": {
+export declare namespace StandardTypedV1 {
+  /** The Standard Typed properties. */
+  interface Props<Input = unknown, Output = Input> {
+    /** The version number of the standard. */
     readonly version: 1;
+    /** The vendor name of the schema library. */
     readonly vendor: string;
-    readonly validate: (
-      value: unknown,
-      options?: { readonly libraryOptions?: Record<string, unknown> },
-    ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    /** Standard JSON Schema: present on libraries that can describe themselves as JSON Schema. */
-    readonly jsonSchema?: StandardJsonSchemaConverter;
-  };
-}
-
-/** A JSON Schema object, as codex takes it. */
-export type JsonSchemaObject = Readonly<Record<string, unknown>>;
-
-/** A Standard Schema with its JSON Schema given alongside (for libraries without `~standard.jsonSchema`). */
-export interface StandardSchemaWithJsonSchema<S extends StandardSchemaV1 = StandardSchemaV1> {
-  readonly schema: S;
-  readonly jsonSchema: JsonSchemaObject;
-}
-
-/**
- * A schema codex can be given: a Standard Schema that can convert itself to JSON Schema, a Standard
- * Schema with its JSON Schema (`{ schema, jsonSchema }`), or a plain JSON Schema (not validated
- * by the client: its values are typed `unknown`).
- */
-export type SchemaInput = StandardSchemaV1 | StandardSchemaWithJsonSchema | JsonSchemaObject;
-
-/** The type a schema's values have after validation: the Standard Schema's output, else `unknown`. */
-export type SchemaOutput<S> =
-  S extends StandardSchemaV1<unknown, infer O>
-    ? O
-    : S extends { readonly schema: StandardSchemaV1<unknown, infer O>; readonly jsonSchema: object }
-      ? O
-      : unknown;
-
-export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  const standard = typeof value === "object" || typeof value === "function" ? (value as { "~standard"?: unknown } | null)?.["~standard"] : undefined;
-  return typeof standard === "object" && standard !== null && typeof (standard as { validate?: unknown }).validate === "function";
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** The Standard Schema that validates values of `schema`, or undefined for a plain JSON Schema. */
-export function standardSchemaOf(schema: SchemaInput): StandardSchemaV1 | undefined {
-  if (isStandardSchema(schema)) return schema;
-  if (isPlainObject(schema) && isStandardSchema(schema.schema) && isPlainObject(schema.jsonSchema)) return schema.schema;
-  return undefined;
-}
-
-/**
- * The JSON Schema of `schema`, describing what the model writes (a Standard Schema's *input*
- * type, draft 2020-12): the paired `jsonSchema`, the schema's own `~standard.jsonSchema`, or the
- * plain JSON Schema itself. A `string` says why there is none (a Standard Schema that cannot
- * describe itself, or a converter that threw); callers turn it into their own error.
- */
-export function jsonSchemaOf(schema: SchemaInput): JsonSchemaObject | string {
-  if (isStandardSchema(schema)) {
-    const converter = schema["~standard"].jsonSchema;
-    if (typeof converter?.input !== "function") {
-      return `the ${schema["~standard"].vendor} schema has no \`~standard.jsonSchema\` converter: pass { schema, jsonSchema } with its JSON Schema`;
-    }
-    try {
-      const converted: unknown = converter.input({ target: "draft-2020-12" });
-      return isPlainObject(converted) ? converted : `the ${schema["~standard"].vendor} schema's JSON Schema converter returned no object`;
-    } catch (error) {
-      return `the ${schema["~standard"].vendor} schema could not be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`;
-    }
+    /** Inferred types associated with the schema. */
+    readonly types?: Types<Input, Output> | undefined;
   }
-  if (!isPlainObject(schema)) return "a schema must be a Standard Schema, { schema, jsonSchema } or a JSON Schema object";
-  if (isStandardSchema(schema.schema) && isPlainObject(schema.jsonSchema)) return schema.jsonSchema;
-  return schema;
+  /** The Standard Typed types. */
+  interface Types<Input = unknown, Output = Input> {
+    /** The input type of the schema. */
+    readonly input: Input;
+    /** The output type of the schema. */
+    readonly output: Output;
+  }
+  /** Infers the input type of a Standard Typed. */
+  type InferInput<Schema extends StandardTypedV1> = NonNullable<Schema["~standard"]["types"]>["input"];
+  /** Infers the output type of a Standard Typed. */
+  type InferOutput<Schema extends StandardTypedV1> = NonNullable<Schema["~standard"]["types"]>["output"];
 }
 
-/** Where an issue is, as `a.b[0]` (empty for the root). */
-export function issuePath(issue: StandardSchemaIssue): string {
-  let path = "";
-  for (const segment of issue.path ?? []) {
-    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    path += typeof key === "number" ? `[${key}]` : `${path === "" ? "" : "."}${String(key)}`;
+/** The Standard Schema interface: a schema that validates. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard Schema properties. */
+  readonly "~standard": StandardSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardSchemaV1 {
+  /** The Standard Schema properties. */
+  interface Props<Input = unknown, Output = Input> extends StandardTypedV1.Props<Input, Output> {
+    /** Validates unknown input values. */
+    readonly validate: (value: unknown, options?: StandardSchemaV1.Options | undefined) => Result<Output> | Promise<Result<Output>>;
   }
-  return path;
+  /** The result of `validate`. */
+  type Result<Output> = SuccessResult<Output> | FailureResult;
+  /** The result when validation succeeds. */
+  interface SuccessResult<Output> {
+    /** The typed output value. */
+    readonly value: Output;
+    /** A falsy value for `issues` indicates success. */
+    readonly issues?: undefined;
+  }
+  /** Options of `validate`. */
+  interface Options {
+    /** Explicit support for additional vendor-specific parameters, if needed. */
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+  /** The result when validation fails. */
+  interface FailureResult {
+    /** The issues of failed validation. */
+    readonly issues: ReadonlyArray<Issue>;
+  }
+  /** One issue of a failed validation. */
+  interface Issue {
+    /** The error message of the issue. */
+    readonly message: string;
+    /** The path of the issue, if any. */
+    readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
+  }
+  /** A path segment of an issue. */
+  interface PathSegment {
+    /** The key representing a path segment. */
+    readonly key: PropertyKey;
+  }
+  /** The Standard types. */
+  interface Types<Input = unknown, Output = Input> extends StandardTypedV1.Types<Input, Output> {}
+  /** Infers the input type of a Standard Schema. */
+  type InferInput<Schema extends StandardTypedV1> = StandardTypedV1.InferInput<Schema>;
+  /** Infers the output type of a Standard Schema. */
+  type InferOutput<Schema extends StandardTypedV1> = StandardTypedV1.InferOutput<Schema>;
+}
+
+/** The Standard JSON Schema interface: a schema that converts itself to JSON Schema. */
+export interface StandardJSONSchemaV1<Input = unknown, Output = Input> {
+  /** The Standard JSON Schema properties. */
+  readonly "~standard": StandardJSONSchemaV1.Props<Input, Output>;
+}
+
+export declare namespace StandardJSONSchemaV1 {
+  /** The Standard JSON Schema properties. */
+  interface Props<Input = unknown, Output = Input> extends StandardTypedV1.Props<Input, Output> {
+    /** Methods for generating the input/output JSON Schema. */
+    readonly jsonSchema: StandardJSONSchemaV1.Converter;
+  }
+  /** The converter. */
+  interface Converter {
+    /** Converts the input type to JSON Schema. May throw if conversion is not supported. */
+    readonly input: (options: StandardJSONSchemaV1.Options) => Record<string, unknown>;
+    /** Converts the output type to JSON Schema. May throw if conversion is not supported. */
+    readonly output: (options: StandardJSONSchemaV1.Options) => Record<string, unknown>;
+  }
+  /** The target version of the generated JSON Schema. */
+  type Target = "draft-2020-12" | "draft-07" | "openapi-3.0" | (string & Record<never, never>);
+  /** Options of `input` and `output`. */
+  interface Options {
+    /** The target version of the generated JSON Schema; a library throws for one it does not support. */
+    readonly target: Target;
+    /** Explicit support for additional vendor-specific parameters, if needed. */
+    readonly libraryOptions?: Record<string, unknown> | undefined;
+  }
+  /** The Standard types. */
+  interface Types<Input = unknown, Output = Input> extends StandardTypedV1.Types<Input, Output> {}
+  /** Infers the input type of a Standard JSON Schema. */
+  type InferInput<Schema extends StandardTypedV1> = StandardTypedV1.InferInput<Schema>;
+  /** Infers the output type of a Standard JSON Schema. */
+  type InferOutput<Schema extends StandardTypedV1> = StandardTypedV1.InferOutput<Schema>;
 }

@@ -1,6 +1,6 @@
 // Hand-written Standard Schemas for core's tests (core depends on no schema library): what zod,
 // valibot or arktype objects look like to the client.
-import type { StandardSchemaV1 } from "@codex-rpc/core";
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@codex-rpc/core";
 
 export interface Weather {
   readonly city: string;
@@ -15,7 +15,9 @@ export const WEATHER_JSON_SCHEMA = {
 } as const;
 
 /** A Standard Schema of `Weather` that can give its JSON Schema (`~standard.jsonSchema`), as zod ≥ 4.2 does. */
-export function weatherSchema(options: { readonly asyncValidate?: boolean; readonly jsonSchema?: boolean } = {}): StandardSchemaV1<unknown, Weather> {
+export function weatherSchema(
+  options: { readonly asyncValidate?: boolean; readonly jsonSchema?: boolean } = {},
+): StandardSchemaV1<unknown, Weather> & { readonly "~standard": { readonly jsonSchema?: StandardJSONSchemaV1.Converter } } {
   const validate = (value: unknown) => {
     const record = value as Partial<Weather> | null;
     const issues = [

@@ -1,13 +1,13 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import type { SchemaOutput, StandardSchemaV1 } from "@codex-rpc/core";
-import { issuePath, jsonSchemaOf, standardSchemaOf } from "../../src/util/standard-schema.js";
+import type { SchemaOutput, StandardJSONSchemaV1, StandardSchemaV1 } from "@codex-rpc/core";
+import { issuePath, jsonSchemaOf, standardSchemaOf } from "../../src/util/standard-schema-json.js";
 import { WEATHER_JSON_SCHEMA, weatherSchema, type Weather } from "../support/standard-schemas.js";
 
 describe("standard-schema", () => {
   it("gives the JSON Schema of a Standard Schema's converter (input, draft 2020-12), of a { schema, jsonSchema } pair, or a plain JSON Schema as is", () => {
     const targets: string[] = [];
     const schema = weatherSchema();
-    const converting: StandardSchemaV1 = {
+    const converting: StandardSchemaV1 & StandardJSONSchemaV1 = {
       "~standard": {
         ...schema["~standard"],
         jsonSchema: {
@@ -27,7 +27,7 @@ describe("standard-schema", () => {
   it("says why there is no JSON Schema: no converter, a converter that throws or returns no object", () => {
     expect(jsonSchemaOf(weatherSchema({ jsonSchema: false }))).toMatch(/no `~standard.jsonSchema` converter: pass \{ schema, jsonSchema \}/);
     const throwing = weatherSchema();
-    const broken: StandardSchemaV1 = {
+    const broken: StandardSchemaV1 & StandardJSONSchemaV1 = {
       "~standard": {
         ...throwing["~standard"],
         jsonSchema: {
