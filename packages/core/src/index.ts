@@ -8,6 +8,9 @@ export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn
 export type { TurnItemUpdate } from "./session/turn-items.js";
 export type { CodexReviewTurn, CompletedReview, ReviewOptions, ReviewTargetOf } from "./session/codex-review-turn.js";
 export type { ListOptions, PageEntryIn } from "./session/paginate.js";
+export type { OutputOf, OutputSchema } from "./session/structured-output.js";
+export type { JsonSchemaObject, SchemaOutput, StandardSchemaWithJsonSchema } from "./util/standard-schema-json.js";
+export { OutputValidationError, ThreadBusyError, TurnNotRunningError } from "./errors/turn-errors.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,
@@ -22,6 +25,7 @@ export type {
   ThreadInfoOf,
   TurnInfoOf,
   ThreadItemOf,
+  TokenUsageOf,
   UserInputOf,
 } from "./rpc/protocol-types.js";
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, type McpToolCallApproval } from "./client/approval-policy.js";

@@ -17,6 +17,12 @@ export type CodexRpcErrorCode =
   | "PROTOCOL_ERROR"
   /** A turn did not end within its `turnTimeoutMs`. */
   | "TURN_TIMEOUT"
+  /** `steer` on a turn that is not running (ended, or not the thread's active turn). */
+  | "TURN_NOT_RUNNING"
+  /** `run()` with `whenBusy: "fail"` on a thread whose turn is still running or queued. */
+  | "THREAD_BUSY"
+  /** A turn's final message did not parse or validate against its `outputSchema`. */
+  | "OUTPUT_INVALID"
   /** A handler (server request, approval policy) returned something that cannot be sent as the answer. */
   | "INVALID_HANDLER_RESULT"
   /** A `for await` loop fell further behind than its high-water mark allows. */

@@ -31,6 +31,9 @@ export type ServerNotificationOf<T extends ProtocolTypesShape> = {
 /** The protocol's own types for the things the client models, read off its method maps. */
 export type ThreadInfoOf<T extends ProtocolTypesShape> = ResultIn<T["clientRequests"], "thread/start"> extends { thread: infer X } ? X : never;
 export type TurnInfoOf<T extends ProtocolTypesShape> = ParamsIn<T["serverNotifications"], "turn/completed"> extends { turn: infer X } ? X : never;
+/** What `thread/tokenUsage/updated` carries as `tokenUsage` (`{ last, total, modelContextWindow }` in codex 0.169.0). */
+export type TokenUsageOf<T extends ProtocolTypesShape> =
+  ParamsIn<T["serverNotifications"], "thread/tokenUsage/updated"> extends { tokenUsage: infer X } ? X : never;
 export type ThreadItemOf<T extends ProtocolTypesShape> = ParamsIn<T["serverNotifications"], "item/completed"> extends { item: infer X } ? X : never;
 export type ThreadStartParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["clientRequests"], "thread/start">, undefined>;
 export type ThreadResumeParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["clientRequests"], "thread/resume">, undefined>;

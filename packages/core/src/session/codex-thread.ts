@@ -11,6 +11,8 @@ import { hostStartingTurnWith } from "./turn-started-by.js";
 type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
 /** The params of thread method `M` without the `threadId` this thread supplies. */
 type ThreadParams<T extends ProtocolTypesShape, M> = Omit<Exclude<ParamsIn<Requests<T>, M>, undefined>, "threadId">;
+import type { OutputOf, OutputSchema } from "./structured-output.js";
+import { userInputOf } from "./turn-steer.js";
 
 /** A conversation on the server. Many threads (and their turns) share one connection. */
 export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
@@ -24,10 +26,13 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     return (this.info as { id: string }).id;
   }
 
-  /** Starts a turn with this input (a string is one text input) and returns it at once. */
-  run(input: string | readonly UserInputOf<T>[], options?: TurnOptions<T>): CodexTurn<T> {
-    const items: unknown[] = typeof input === "string" ? [{ type: "text", text: input }] : [...input];
-    return new CodexTurn<T>(this.host, this.id, items as never, options);
+  /**
+   * Starts a turn with this input (a string is one text input) and returns it at once. While
+   * another turn this client started on the thread runs, it waits its turn (`whenBusy`). With
+   * `outputSchema`, the completed turn's `output` is the final message parsed and typed by it.
+   */
+  run<S extends OutputSchema | undefined = undefined>(input: string | readonly UserInputOf<T>[], options?: TurnOptions<T, S>): CodexTurn<T, OutputOf<S>> {
+    return new CodexTurn<T, OutputOf<S>>(this.host, this.id, userInputOf(input) as never, options);
   }
 
   /** The thread as the server has it now, with its turns when asked. */

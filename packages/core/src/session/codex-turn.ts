@@ -2,16 +2,31 @@ import type { Observable } from "rxjs";
 import type { ServerNotification, Turn as ProtocolTurn, TurnError, TurnStartParams, TurnStatus } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
-import { ProtocolError, TurnTimeoutError } from "../errors/errors.js";
+import { InvalidOptionError, ProtocolError, RequestAbortedError, TurnTimeoutError } from "../errors/errors.js";
+import { ThreadBusyError, TurnNotRunningError, type OutputValidationError } from "../errors/turn-errors.js";
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { Multicast } from "../util/multicast.js";
-import type { DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnInfoOf, TurnStartParamsOf } from "../rpc/protocol-types.js";
+import type {
+  DefaultProtocolTypes,
+  ParamsIn,
+  ProtocolTypesShape,
+  ResultIn,
+  ServerNotificationOf,
+  ThreadItemOf,
+  TokenUsageOf,
+  TurnInfoOf,
+  TurnStartParamsOf,
+  UserInputOf,
+} from "../rpc/protocol-types.js";
 import { turnIdOf } from "./notification-routing.js";
 import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
+import { enqueueTurn, pendingTurns } from "./turn-queue.js";
+import { parseStructuredOutput, prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
+import { steerTurn, userInputOf } from "./turn-steer.js";
 
 /** How a turn ended. */
-export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> {
   readonly id: string;
   readonly status: TurnInfoOf<T> extends { status: infer S } ? S : TurnStatus;
   /** The turn as the server reported it at the end (its own `items` may be empty). */
@@ -31,11 +46,33 @@ export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTyp
   readonly error: TurnInfoOf<T> extends { error: infer E } ? E : TurnError | null;
   /** `turn/completed`, or the watchdog (idle thread without `turn/completed`, read back with `thread/read`). */
   readonly completedBy: "turn/completed" | "watchdog";
+  /**
+   * The last `thread/tokenUsage/updated` of this turn (codex sends one after each model response):
+   * `last` is the last model response's tokens, `total` the thread's running total; null when none came.
+   */
+  readonly usage: TokenUsageOf<T> | null;
+  /** With `outputSchema`: the final message parsed as JSON and validated (typed by the schema); else undefined. */
+  readonly output: O | undefined;
+  /** With `outputSchema`: why `output` is missing (not completed, not JSON, or the schema's issues). */
+  readonly outputError: OutputValidationError | undefined;
 }
 
-export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> {
-  /** Aborting interrupts the turn on the server. */
+export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes, S extends OutputSchema | undefined = OutputSchema | undefined> {
+  /** Aborting interrupts the turn on the server (or takes it out of its thread's queue before it started). */
   readonly signal?: AbortSignal;
+  /**
+   * The final message must be JSON of this schema: a Standard Schema (zod, valibot, arktype, …)
+   * that can give its JSON Schema, `{ schema, jsonSchema }`, or a plain JSON Schema. codex gets
+   * it as `turn/start`'s `outputSchema`; `completed.output` is the parsed, validated value (typed
+   * by the schema) and `turn.output` resolves with it.
+   */
+  readonly outputSchema?: S;
+  /**
+   * What to do while another turn this client started on the thread is running or queued: "queue"
+   * (the default) sends `turn/start` once the turns before it ended; "fail" makes `run()` throw
+   * ThreadBusyError. codex itself would fold a second `turn/start` into the running turn.
+   */
+  readonly whenBusy?: "queue" | "fail";
   /** More `turn/start` params (model, cwd, approvalPolicy, sandboxPolicy, …). */
   readonly params?: Omit<TurnStartParamsOf<T>, "threadId" | "input">;
   /**
@@ -87,7 +124,7 @@ export function turnSubscriberCount<T extends ProtocolTypesShape>(turn: CodexTur
  * else listens. Unsubscribing an Observable never does (`firstValueFrom(turn.text$)` or `take(1)`
  * leave the turn running): a subscriber of a hot stream does not control its producer.
  */
-export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> implements AsyncIterable<ServerNotificationOf<T>> {
+export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> implements AsyncIterable<ServerNotificationOf<T>> {
   static {
     readSubscriberCount = (turn) => turn.eventSubject.subscriberCount + turn.itemSubject.subscriberCount + turn.textSubject.subscriberCount;
   }
@@ -95,17 +132,29 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
   readonly events$: Observable<ServerNotificationOf<T>>;
   readonly items$: Observable<TurnItemUpdate<ThreadItemOf<T>>>;
   readonly text$: Observable<string>;
-  /** Resolves when the turn ends (any status); rejects if the connection closes first. */
-  readonly completed: Promise<CompletedTurn<T>>;
+  /** Resolves when the turn ends (any status); rejects if the connection closes first, or it never started (cancelled while queued). */
+  readonly completed: Promise<CompletedTurn<T, O>>;
   /** Resolves with the turn id once the server accepted `turn/start`. */
   readonly started: Promise<string>;
+  /** With `outputSchema`: the validated output; rejects with OutputValidationError when there is none (or as `completed` does). */
+  readonly output: Promise<O>;
 
   // The three streams share one subscriber count: when the last subscriber leaves early, interrupt.
   private readonly eventSubject = new Multicast<ServerNotification>();
   private readonly itemSubject = new Multicast<TurnItemUpdate>();
   private readonly textSubject = new Multicast<string>();
   private readonly fold = new TurnItemsFold();
-  private readonly stopListening: () => void;
+  private stopListening: () => void = () => {};
+  /** The next turn of the thread may start (see turn-queue.ts). */
+  private readonly releaseQueue: () => void;
+  /** `turn/start` was sent (not queued any more). */
+  private begun = false;
+  /** Why the turn failed, for a queued turn's `started`. */
+  private failure: unknown;
+  /** Rejects `started` of a turn still queued. */
+  private rejectQueued: ((error: unknown) => void) | undefined;
+  private usage: unknown = null;
+  private readonly outputSchema: PreparedOutputSchema | undefined;
   private readonly host: SessionHost;
   private readonly watchdogGraceMs: number;
   private early: ServerNotification[] | undefined = [];
@@ -121,7 +170,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
   private reading = false;
   private readonly maxQueuedEvents: number;
   private readonly maxEarlyEvents: number;
-  private resolveCompleted!: (turn: CompletedTurn<T>) => void;
+  private resolveCompleted!: (turn: CompletedTurn<T, O>) => void;
   private rejectCompleted!: (error: unknown) => void;
 
   constructor(
@@ -142,48 +191,44 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
     const turnTimeoutMs = options.turnTimeoutMs ?? host.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
     if (turnTimeoutMs !== undefined) checkTimeout(turnTimeoutMs, "turnTimeoutMs");
+    this.outputSchema = options.outputSchema === undefined ? undefined : prepareOutputSchema(options.outputSchema);
+    if (this.outputSchema && (options.params as { outputSchema?: unknown } | undefined)?.outputSchema !== undefined) {
+      throw new InvalidOptionError("outputSchema", "given twice: as an option and in `params`; pass it once");
+    }
+    if (options.whenBusy === "fail") {
+      const pending = pendingTurns(host, threadId);
+      if (pending > 0) throw new ThreadBusyError(threadId, pending);
+    } else if (options.whenBusy !== undefined && options.whenBusy !== "queue") {
+      throw new InvalidOptionError("whenBusy", `must be "queue" or "fail", got ${excerptOf(String(options.whenBusy))}`);
+    }
     this.events$ = this.eventSubject.observable as unknown as Observable<ServerNotificationOf<T>>;
     this.items$ = this.itemSubject.observable as unknown as Observable<TurnItemUpdate<ThreadItemOf<T>>>;
     this.text$ = this.textSubject.observable;
-    this.completed = new Promise<CompletedTurn<T>>((resolve, reject) => {
+    this.completed = new Promise<CompletedTurn<T, O>>((resolve, reject) => {
       this.resolveCompleted = resolve;
       this.rejectCompleted = reject;
     });
     // Nobody may be awaiting `completed`: a rejection must not become an unhandled one.
     this.completed.catch(() => undefined);
-
-    this.stopListening = host.listenToThread(threadId, {
-      notification: (notification) => this.route(notification),
-      closed: (error) => this.fail(error),
+    this.output = this.completed.then((completed) => {
+      if (completed.outputError) throw completed.outputError;
+      return completed.output as O;
     });
-    // Not aborted by the signal: a turn/start the server may already have acted on must be answered
-    // with turn/interrupt once its id is known (the abort handler below waits for it).
-    this.started = host.request("turn/start", { ...(options.params as object), threadId, input }).then(
-      (response) => {
-        const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
-        if (typeof turnId !== "string") {
-          const error = new ProtocolError("turn/start", "the result has no `turn.id`");
-          this.fail(error);
-          throw error;
-        }
-        this.turnId = turnId;
-        if (this.earlyDropped > 0)
-          this.report(
-            "buffer-overflow",
-            `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${this.maxEarlyEvents})`,
-          );
-        const early = this.early ?? [];
-        this.early = undefined;
-        for (const notification of early) this.route(notification);
-        // The thread may have gone idle before we knew the turn's id: that arms the watchdog now.
-        if (this.threadStatus === "idle") this.onThreadStatus("idle");
-        return turnId;
-      },
-      (error: unknown) => {
-        this.fail(error);
-        throw error;
-      },
-    );
+    this.output.catch(() => undefined);
+
+    // One turn at a time per thread: this one starts now, or once the turns before it ended.
+    const ticket = enqueueTurn(host, threadId);
+    this.releaseQueue = ticket.release;
+    const params = { ...(options.params as object), ...(this.outputSchema && { outputSchema: this.outputSchema.jsonSchema }), threadId, input };
+    const ready = ticket.ready;
+    this.started =
+      ready === undefined
+        ? this.begin(params)
+        : new Promise<string>((resolve, reject) => {
+            // Cancelled while queued: `started` rejects at once, not when the turns before it end.
+            this.rejectQueued = reject;
+            ready.then(() => this.begin(params)).then(resolve, reject);
+          });
     this.started.catch(() => undefined);
     if (turnTimeoutMs !== undefined) {
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
@@ -209,17 +254,85 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
     }
   }
 
+  /** Sends `turn/start` (when the turn's place in its thread's line came) and follows the thread. */
+  private begin(params: object): Promise<string> {
+    // Interrupted or timed out while queued: it never starts.
+    if (this.done) return Promise.reject(this.failure);
+    this.begun = true;
+    this.stopListening = this.host.listenToThread(this.threadId, {
+      notification: (notification) => this.route(notification),
+      closed: (error) => this.fail(error),
+    });
+    // Not aborted by the signal: a turn/start the server may already have acted on must be answered
+    // with turn/interrupt once its id is known (the abort handler waits for it).
+    return this.host.request("turn/start", params).then(
+      (response) => {
+        const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+        if (typeof turnId !== "string") {
+          const error = new ProtocolError("turn/start", "the result has no `turn.id`");
+          this.fail(error);
+          throw error;
+        }
+        this.turnId = turnId;
+        if (this.earlyDropped > 0)
+          this.report(
+            "buffer-overflow",
+            `turn ${excerptOf(turnId)}: ${this.earlyDropped} events that arrived before turn/start answered were dropped (more than ${this.maxEarlyEvents})`,
+          );
+        const early = this.early ?? [];
+        this.early = undefined;
+        for (const notification of early) this.route(notification);
+        // The thread may have gone idle before we knew the turn's id: that arms the watchdog now.
+        if (this.threadStatus === "idle") this.onThreadStatus("idle");
+        return turnId;
+      },
+      (error: unknown) => {
+        this.fail(error);
+        throw error;
+      },
+    );
+  }
+
   /** The turn id, once known. */
   get id(): string | undefined {
     return this.turnId;
   }
 
-  /** Asks the server to stop the turn; it then completes with status `interrupted`. */
+  /**
+   * Asks the server to stop the turn; it then completes with status `interrupted`. A turn still
+   * queued behind another of its thread never starts: `completed` and `started` reject with
+   * RequestAbortedError (method `turn/start`).
+   */
   async interrupt(): Promise<void> {
     if (this.done) return;
+    if (!this.begun) {
+      this.fail(new RequestAbortedError("turn/start", undefined, "the turn was interrupted while queued behind another turn of its thread"));
+      return;
+    }
     const turnId = await this.started;
     if (this.done) return;
     await this.host.request("turn/interrupt", { threadId: this.threadId, turnId });
+  }
+
+  /**
+   * Adds input to the running turn (`turn/steer`): codex records it as a `userMessage` item of this
+   * turn and the model reads it at its next request (a request in flight is not cut short). A
+   * queued turn is steered once it started. Rejects with TurnNotRunningError when the turn has
+   * ended (here, or on the server before the steer arrived).
+   */
+  async steer(
+    input: string | readonly UserInputOf<T>[],
+    params?: Omit<ParamsIn<T["clientRequests"], "turn/steer">, "threadId" | "expectedTurnId" | "input">,
+  ): Promise<ResultIn<T["clientRequests"], "turn/steer">> {
+    if (this.done) throw new TurnNotRunningError(this.threadId, this.turnId, "the turn has ended");
+    let turnId: string;
+    try {
+      turnId = await this.started;
+    } catch (error) {
+      throw new TurnNotRunningError(this.threadId, undefined, "the turn did not start", { cause: error });
+    }
+    if (this.done) throw new TurnNotRunningError(this.threadId, turnId, "the turn has ended");
+    return (await steerTurn(this.host, this.threadId, turnId, userInputOf(input), params as object | undefined)) as ResultIn<T["clientRequests"], "turn/steer">;
   }
 
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
@@ -255,6 +368,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
       return;
     }
     if (turnId !== this.turnId) return;
+    if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
     const phase = this.fold.apply(notification);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).
     this.eventSubject.next(notification);
@@ -354,14 +468,25 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
       finalTextComplete: finalMessage === undefined || !incompleteItemIds.includes(finalMessage.id),
       error: turn.error ?? null,
       completedBy,
+      usage: this.usage as never,
+      output: undefined,
+      outputError: undefined,
     };
     // Folded with the fields every version has; typed as the client's protocol says.
-    this.resolveCompleted(completed as unknown as CompletedTurn<T>);
+    if (this.outputSchema === undefined) this.resolveCompleted(completed as unknown as CompletedTurn<T, O>);
+    else {
+      const parsed = { ...completed, hasFinalMessage: finalMessage !== undefined };
+      void parseStructuredOutput(this.outputSchema, parsed).then((outcome) =>
+        this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>),
+      );
+    }
     for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
   }
 
   private fail(error: unknown): void {
     if (this.done) return;
+    this.failure = error;
+    if (!this.begun) this.rejectQueued?.(error);
     this.end();
     this.rejectCompleted(error);
     // The streams end rather than error: an `error` nobody handles is thrown by RxJS and would
@@ -375,6 +500,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes> impl
     this.cancelWatchdog?.();
     this.cancelTurnTimeout?.();
     this.stopListening();
+    this.releaseQueue();
   }
 }
 

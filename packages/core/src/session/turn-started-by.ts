@@ -1,4 +1,5 @@
 import type { SessionHost } from "./session-host.js";
+import { shareTurnQueue } from "./turn-queue.js";
 
 /**
  * How a turn that `turn/start` does not begin is begun (`review/start`, `thread/compact/start`):
@@ -15,5 +16,7 @@ export function hostStartingTurnWith(host: SessionHost, start: TurnStarter): Ses
   // Delegates by prototype, so whatever the host gains later is the client's own too.
   const starting = Object.create(host) as SessionHost;
   starting.request = (method, params, options) => (method === "turn/start" ? start(host) : host.request(method, params, options));
+  // A review or a compaction is a turn of the thread like any other: it waits for the turns before it.
+  shareTurnQueue(starting, host);
   return starting;
 }
