@@ -36,7 +36,10 @@ describe("client.account against codex 0.169.0", () => {
     expect(loginCompleted?.params).toMatchObject({ loginId: null, success: true, error: null });
 
     // Rate limits and usage are ChatGPT-account data: with an API key codex refuses them.
-    await expect(codex.client.account.rateLimits()).rejects.toMatchObject({ code: "SERVER_ERROR", rpcMessage: "chatgpt authentication required to read rate limits" });
+    await expect(codex.client.account.rateLimits()).rejects.toMatchObject({
+      code: "SERVER_ERROR",
+      rpcMessage: "chatgpt authentication required to read rate limits",
+    });
 
     await codex.client.account.logout();
     expect(existsSync(join(codex.home.dir, "auth.json"))).toBe(false);
@@ -50,8 +53,14 @@ describe("client.account against codex 0.169.0", () => {
 
   it("without a login, rate limits and usage are refused by codex with -32600", async () => {
     codex = await OfflineCodex.start();
-    await expect(codex.client.account.rateLimits()).rejects.toMatchObject({ rpcCode: -32600, rpcMessage: "codex account authentication required to read rate limits" });
-    await expect(codex.client.account.usage()).rejects.toMatchObject({ rpcCode: -32600, rpcMessage: "codex account authentication required to read token usage" });
+    await expect(codex.client.account.rateLimits()).rejects.toMatchObject({
+      rpcCode: -32600,
+      rpcMessage: "codex account authentication required to read rate limits",
+    });
+    await expect(codex.client.account.usage()).rejects.toMatchObject({
+      rpcCode: -32600,
+      rpcMessage: "codex account authentication required to read token usage",
+    });
   });
 
   it("starts a ChatGPT browser login (the auth URL comes back as data) and cancels it: completed resolves with success false", async () => {

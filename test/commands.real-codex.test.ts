@@ -70,7 +70,12 @@ describe("client.exec against codex 0.169.0", () => {
     });
     const output: string[] = [];
     command.output$.subscribe((chunk) => output.push(chunk.text));
-    await firstValueFrom(command.output$.pipe(filter((chunk) => chunk.text.includes("24 80")), timeout(10_000)));
+    await firstValueFrom(
+      command.output$.pipe(
+        filter((chunk) => chunk.text.includes("24 80")),
+        timeout(10_000),
+      ),
+    );
     await command.resize(100, 40);
     await command.write("yo\n");
     expect(await command.exit).toMatchObject({ exitCode: 0 });
@@ -83,7 +88,10 @@ describe("client.exec against codex 0.169.0", () => {
     const readOnly = await codex.client.exec(["sh", "-c", "echo hi > out.txt"], { cwd: codex.workspace }).exit;
     expect(readOnly.exitCode).not.toBe(0);
     expect(readOnly.stderr).toContain("Read-only file system");
-    const writable = await codex.client.exec(["sh", "-c", "echo hi > out.txt && cat out.txt"], { cwd: codex.workspace, sandboxPolicy: { type: "workspaceWrite" } }).exit;
+    const writable = await codex.client.exec(["sh", "-c", "echo hi > out.txt && cat out.txt"], {
+      cwd: codex.workspace,
+      sandboxPolicy: { type: "workspaceWrite" },
+    }).exit;
     expect(writable).toEqual({ exitCode: 0, stdout: "hi\n", stderr: "" });
   });
 
@@ -122,7 +130,12 @@ describe("client.fs against codex 0.169.0", () => {
   it("watch(path) sees a file written (fs/changed with the path codex canonicalised)", async () => {
     codex = await OfflineCodex.start();
     const changes = codex.client.fs.watch(codex.workspace);
-    const seen = firstValueFrom(changes.pipe(filter((change) => change.changedPaths.some((path) => path.endsWith("new.txt"))), timeout(10_000)));
+    const seen = firstValueFrom(
+      changes.pipe(
+        filter((change) => change.changedPaths.some((path) => path.endsWith("new.txt"))),
+        timeout(10_000),
+      ),
+    );
     // fs/watch is answered before the write: give the request a moment to reach codex.
     await new Promise((resolve) => setTimeout(resolve, 300));
     await writeFile(join(codex.workspace, "new.txt"), "x");

@@ -23,7 +23,11 @@ export type ExecOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> = O
  * codex's sandbox (the user's configured policy unless `sandboxPolicy` says otherwise). The command
  * listens for its output before the request goes out.
  */
-export function startCommand<T extends ProtocolTypesShape>(host: ApiHost, command: readonly string[], options: ExecOptions<T> = {} as ExecOptions<T>): CodexCommand<T> {
+export function startCommand<T extends ProtocolTypesShape>(
+  host: ApiHost,
+  command: readonly string[],
+  options: ExecOptions<T> = {} as ExecOptions<T>,
+): CodexCommand<T> {
   if (command.length === 0) throw new InvalidOptionError("command", "an empty argv: name the program to run");
   const { signal, ...rest } = options as ExecOptions & Record<string, unknown>;
   const processId = typeof rest.processId === "string" ? rest.processId : clientChosenId("codex-rpc-exec");

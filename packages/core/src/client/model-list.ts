@@ -11,7 +11,10 @@ export type ModelOf<T extends ProtocolTypesShape> = ResultIn<T["clientRequests"]
  * Every model codex offers (`model/list`), page after page (`limit` sets the page size) until
  * `nextCursor` is null. Pages are requested as the loop reads; `break` stops asking.
  */
-export async function* listModels<T extends ProtocolTypesShape>(host: ApiHost, options: ModelListOptions<T> = {} as ModelListOptions<T>): AsyncGenerator<ModelOf<T>, void, undefined> {
+export async function* listModels<T extends ProtocolTypesShape>(
+  host: ApiHost,
+  options: ModelListOptions<T> = {} as ModelListOptions<T>,
+): AsyncGenerator<ModelOf<T>, void, undefined> {
   let cursor = (options as { cursor?: string | null }).cursor ?? null;
   const seen = new Set<string>();
   for (;;) {

@@ -1,4 +1,4 @@
-import { Observable, type Subscription } from "rxjs";
+import type { Observable, Subscription } from "rxjs";
 import type { DefaultProtocolTypes, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
 import { MessageInbox } from "../transport/message-inbox.js";
 import { decodeBase64, encodeBase64 } from "../util/base64.js";
