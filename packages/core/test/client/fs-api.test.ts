@@ -31,7 +31,7 @@ describe("client.fs (scripted server)", () => {
     const seen: unknown[] = [];
     const subscription = client.fs.watch("/w").subscribe((change) => seen.push(change));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const [{ watchId }] = sentOf(server.received, "fs/watch") as { watchId: string }[];
+    const { watchId } = (sentOf(server.received, "fs/watch") as { watchId: string }[])[0]!;
     server.notify("fs/changed", { watchId: "someone-else", changedPaths: ["/x"] });
     server.notify("fs/changed", { watchId, changedPaths: ["/w/new.txt"] });
     await new Promise((resolve) => setTimeout(resolve, 5));
