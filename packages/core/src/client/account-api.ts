@@ -118,6 +118,8 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       resolve = res;
       reject = rej;
     });
+    // A caller who never awaits `completed` must not see an unhandled rejection when the client closes.
+    completed.catch(() => undefined);
     const subscription: Subscription = this.#host
       .notifications("account/login/completed")
       .pipe(filter((completion) => isRecord(completion)))
@@ -130,22 +132,31 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
         error: (error: unknown) => finish(undefined, error),
         complete: () => void this.#host.closed.then((info) => finish(undefined, new ConnectionClosedError(info, { method: "account/login/start" }))),
       });
+    let drops: Subscription | undefined;
     const onAbort = () => void this.cancelLogin(loginId!).catch(() => undefined);
-    const finish = (completion: LoginCompletion<T> | undefined, error?: unknown) => {
+    const stop = () => {
       subscription.unsubscribe();
+      drops?.unsubscribe();
       signal?.removeEventListener("abort", onAbort);
+    };
+    const finish = (completion: LoginCompletion<T> | undefined, error?: unknown) => {
+      stop();
       if (completion) resolve(completion);
       else reject(error);
     };
+    // A login lives on the connection that started it: when that one drops, its completion never comes.
+    drops = this.#host.state$
+      .pipe(filter((state) => state === "reconnecting"))
+      .subscribe(() => finish(undefined, new ConnectionClosedError({ reason: "eof" }, { method: "account/login/start" })));
     let result: unknown;
     try {
       result = await this.#host.request("account/login/start", params, signal ? { signal } : undefined);
     } catch (error) {
-      subscription.unsubscribe();
+      stop();
       throw error;
     }
     if (!isRecord(result) || typeof result.loginId !== "string") {
-      subscription.unsubscribe();
+      stop();
       throw new ProtocolError("account/login/start", "the reply has no `loginId`");
     }
     loginId = result.loginId;
@@ -155,8 +166,6 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       signal.addEventListener("abort", onAbort, { once: true });
       if (signal.aborted) onAbort();
     }
-    // A caller who never awaits `completed` must not see an unhandled rejection when the client closes.
-    completed.catch(() => undefined);
     const id = loginId;
     return { result, pending: { loginId: id, completed, cancel: () => this.cancelLogin(id) } };
   }

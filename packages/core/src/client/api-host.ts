@@ -12,6 +12,11 @@ export interface ApiHost {
   notifications(method: string): Observable<unknown>;
   /** Resolves when the client is closed for good (notification streams then complete). */
   readonly closed: Promise<TransportCloseInfo>;
+  /**
+   * The client's state (`connecting`, `open`, `reconnecting`, `closed`), replayed on subscribe:
+   * what a connection-scoped id (a watch, a login) needs to know that the server it lived on is gone.
+   */
+  readonly state$: Observable<string>;
 }
 
 let counter = 0;

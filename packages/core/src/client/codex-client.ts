@@ -311,6 +311,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       request: (method, params, requestOptions) => this.#requestNow(method, params, requestOptions),
       notifications: (method) => this.#router.notifications(method),
       closed: this.closed,
+      state$: this.state$,
     };
     this.account = new CodexAccount<T>(this.#apiHost);
     this.fs = new CodexFs<T>(this.#apiHost);

@@ -69,6 +69,8 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * Changes under a file or directory, as codex reports them (`fs/changed`). Cold: each subscriber
    * gets a watch of its own (`fs/watch` with a fresh `watchId`), and unsubscribing ends it
    * (`fs/unwatch`). A watch codex refuses errors the Observable; it completes when the client closes.
+   * After a reconnect the watch is set up again on the new connection (changes during the gap are
+   * not reported).
    */
   watch(path: string): Observable<FsChange<T>> {
     return new Observable<FsChange<T>>((subscriber) => {
@@ -83,16 +85,31 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
         error: (error: unknown) => subscriber.error(error),
         complete: () => subscriber.complete(),
       });
-      this.#host.request("fs/watch", { path, watchId }).then(
-        () => {
-          watching = true;
-          if (stopped) unwatch();
-        },
-        (error: unknown) => subscriber.error(error),
-      );
+      const start = () => {
+        this.#host.request("fs/watch", { path, watchId }).then(
+          () => {
+            watching = true;
+            if (stopped) unwatch();
+          },
+          (error: unknown) => subscriber.error(error),
+        );
+      };
+      start();
+      // A watch lives on one connection: after a reconnect it is asked for again.
+      let dropped = false;
+      const reconnects = this.#host.state$.subscribe((state) => {
+        if (state === "reconnecting") {
+          dropped = true;
+          watching = false;
+        } else if (state === "open" && dropped && !stopped) {
+          dropped = false;
+          start();
+        }
+      });
       return () => {
         stopped = true;
         changes.unsubscribe();
+        reconnects.unsubscribe();
         if (watching) unwatch();
       };
     });

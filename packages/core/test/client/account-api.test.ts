@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { CodexClient, type Transport } from "@codex-rpc/core";
+import { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 
 const KEY = "plain-key-no-pattern-would-catch";
@@ -41,6 +43,21 @@ describe("client.account (scripted server)", () => {
     const login = await client.account.loginWithChatGpt();
     server.crash({ exitCode: 1 });
     await expect(login.completed).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("completed rejects with ConnectionClosedError when the connection drops and the client reconnects (the login is gone)", async () => {
+    const servers: FakeAppServer[] = [];
+    const factory = async (): Promise<Transport> => {
+      const server = new FakeAppServer();
+      server.respond("account/login/start", () => ({ result: { type: "chatgpt", loginId: "L4", authUrl: "https://a.test" } }));
+      servers.push(server);
+      return server.transport;
+    };
+    const client = await CodexClient.connect(factory, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 } });
+    const login = await client.account.loginWithChatGpt();
+    servers[0]!.crash();
+    await expect(login.completed).rejects.toMatchObject({ code: "CONNECTION_CLOSED", method: "account/login/start" });
+    await client.close();
   });
 
   it("a reply without loginId is a ProtocolError; an aborted signal sends nothing", async () => {

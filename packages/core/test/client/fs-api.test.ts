@@ -1,4 +1,7 @@
+import { firstValueFrom } from "rxjs";
 import { describe, expect, it } from "vitest";
+import { CodexClient, type Transport } from "@codex-rpc/core";
+import { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 
 const sentOf = (received: readonly unknown[], method: string) =>
@@ -58,6 +61,32 @@ describe("client.fs (scripted server)", () => {
     server.respond("fs/watch", () => ({ error: { code: -32600, message: "watchId already exists" } }));
     const failure = await new Promise((resolve) => client.fs.watch("/w").subscribe({ error: resolve }));
     expect(failure).toMatchObject({ code: "SERVER_ERROR", rpcMessage: "watchId already exists" });
+    await client.close();
+  });
+});
+
+describe("client.fs.watch across a reconnect (scripted servers)", () => {
+  it("asks the new server for the same watch, and reports its changes", async () => {
+    const servers: FakeAppServer[] = [];
+    const factory = async (): Promise<Transport> => {
+      const server = new FakeAppServer();
+      server.respond("fs/watch", (params) => ({ result: { path: (params as { path: string }).path } }));
+      servers.push(server);
+      return server.transport;
+    };
+    const client = await CodexClient.connect(factory, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 } });
+    const seen: unknown[] = [];
+    client.fs.watch("/w").subscribe((change) => seen.push(change.changedPaths));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const first = sentOf(servers[0]!.received, "fs/watch") as { watchId: string }[];
+    servers[0]!.crash();
+    const reconnected = await firstValueFrom(client.reconnections$);
+    expect(reconnected.attempts).toBeGreaterThanOrEqual(1);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(sentOf(servers[1]!.received, "fs/watch")).toEqual(first);
+    servers[1]!.notify("fs/changed", { watchId: first[0]!.watchId, changedPaths: ["/w/after"] });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual([["/w/after"]]);
     await client.close();
   });
 });
