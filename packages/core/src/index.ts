@@ -5,6 +5,11 @@ export { CodexClient, type ClientState, type CodexClientOptions, type RequestArg
 // Threads and turns come from the client (`startThread`, `thread.run`): types only, no constructor.
 export type { CodexThread } from "./session/codex-thread.js";
 export type { CodexTurn, CompletedTurn, TurnOptions } from "./session/codex-turn.js";
+export type { CodexCommand, CommandExit, CommandOutputChunk } from "./session/codex-command.js";
+export type { CodexAccount, ChatGptLogin, DeviceCodeLogin, LoginCompletion, LoginOptions, PendingLogin } from "./client/account-api.js";
+export type { ExecOptions } from "./client/command-exec.js";
+export type { CodexFs, FsChange } from "./client/fs-api.js";
+export type { ModelListOptions, ModelOf } from "./client/model-list.js";
 export type { TurnItemUpdate } from "./session/turn-items.js";
 export type { CodexReviewTurn, CompletedReview, ReviewOptions, ReviewTargetOf } from "./session/codex-review-turn.js";
 export type { ListOptions, PageEntryIn } from "./session/paginate.js";

@@ -50,6 +50,12 @@ import { resolveReconnect, type Reconnection, type ReconnectOptions, type Resume
 import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost, ThreadListener } from "../session/session-host.js";
+import type { CodexCommand } from "../session/codex-command.js";
+import { CodexAccount } from "./account-api.js";
+import type { ApiHost } from "./api-host.js";
+import { startCommand, type ExecOptions } from "./command-exec.js";
+import { CodexFs } from "./fs-api.js";
+import { listModels, type ModelListOptions, type ModelOf } from "./model-list.js";
 import { CodexThread } from "../session/codex-thread.js";
 import { paginate, type ListOptions, type PageEntryIn } from "../session/paginate.js";
 import type { Transport } from "../transport/transport.js";
@@ -236,6 +242,10 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   readonly closed: Promise<TransportCloseInfo>;
   /** One event per successful reconnection: what was resumed and when the gap was. */
   readonly reconnections$: Observable<Reconnection>;
+  /** Logging in (API key, ChatGPT browser or device code), the account, rate limits, usage, logout. */
+  readonly account: CodexAccount<T>;
+  /** The server's file system: read, write, list, copy, remove, and `watch(path)` for changes. */
+  readonly fs: CodexFs<T>;
 
   readonly #state = new BehaviorSubject<ClientState>("connecting");
   #connection!: JsonRpcConnection;
@@ -255,6 +265,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
   /** What the threads and turns of this client use of it. */
   readonly #sessionHost: SessionHost;
+  /** What `account`, `fs`, `exec` and `models` use of it. */
+  readonly #apiHost: ApiHost;
 
   private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>) {
     this.#options = options;
@@ -302,6 +314,14 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
         : undefined;
     this.reconnections$ = this.#reconnections.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
+    this.#apiHost = {
+      request: (method, params, requestOptions) => this.#requestNow(method, params, requestOptions),
+      notifications: (method) => this.#router.notifications(method),
+      closed: this.closed,
+      state$: this.state$,
+    };
+    this.account = new CodexAccount<T>(this.#apiHost);
+    this.fs = new CodexFs<T>(this.#apiHost);
     for (const [method, handler] of Object.entries(options.handlers ?? {})) {
       this.handle(method as ServerRequestMethodOf<T>, handler as ServerRequestHandler<ServerRequestMethodOf<T>, T>);
     }
@@ -547,6 +567,16 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       ...options,
       distinctBy: (thread) => (thread as { id?: unknown } | null)?.id,
     });
+  }
+
+  /** Runs a command on the server (`command/exec`, output streamed): write to it, resize, terminate, await `exit`. */
+  exec(command: readonly string[], options?: ExecOptions<T>): CodexCommand<T> {
+    return startCommand<T>(this.#apiHost, command, options);
+  }
+
+  /** Every model codex offers (`model/list`), following `nextCursor` page by page. */
+  models(options?: ModelListOptions<T>): AsyncIterable<ModelOf<T>> {
+    return listModels<T>(this.#apiHost, options);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

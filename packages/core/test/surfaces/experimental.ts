@@ -14,6 +14,9 @@ export async function experimental(transport: Transport): Promise<void> {
   for await (const listed of client.threads({ limit: 1, archived: true })) void (listed.id satisfies string);
   for await (const turn of fork.turns({ sortDirection: "asc" })) void (turn.id satisfies string);
   for await (const entry of fork.items({ limit: 2 })) void (entry.turnId satisfies string);
+  // The helpers take the experimental surface's params.
+  const command = client.exec(["ls"], { tty: true, size: { cols: 80, rows: 24 } });
+  await command.resize(100, 40);
   // Methods only the experimental surface has are typed too.
   const other: "experimental" = protocol.flavor;
   void other;

@@ -18,6 +18,16 @@ export async function stable(transport: Transport): Promise<void> {
     void id;
     return { decision: "decline" };
   });
+  // The helpers are typed by the surface too: exec options, fs changes, models, the account.
+  const command = client.exec(["ls"], { cwd: "/tmp", sandboxPolicy: { type: "workspaceWrite" } });
+  const code: number = (await command.exit).exitCode;
+  void code;
+  // @ts-expect-error not a sandbox policy.
+  client.exec(["ls"], { sandboxPolicy: { type: "everything" } });
+  client.fs.watch("/tmp").subscribe(({ changedPaths }) => void (changedPaths satisfies string[]));
+  for await (const model of client.models({ limit: 5 })) void (model.displayName satisfies string);
+  const { account } = await client.account.read();
+  if (account?.type === "chatgpt") void (account.email satisfies string | null);
   // @ts-expect-error not a method of any codex version.
   await client.request("no/such/method", {});
 }

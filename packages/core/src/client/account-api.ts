@@ -1,0 +1,191 @@
+import { filter, type Subscription } from "rxjs";
+import type { ParamsIn, ProtocolTypesShape, ResultIn, DefaultProtocolTypes } from "../rpc/protocol-types.js";
+import { ConnectionClosedError, ProtocolError, RequestAbortedError } from "../errors/errors.js";
+import { isRecord } from "../util/is-record.js";
+import type { ApiHost } from "./api-host.js";
+
+type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
+/** `account/login/completed`'s params in the client's protocol. */
+export type LoginCompletion<T extends ProtocolTypesShape = DefaultProtocolTypes> = ParamsIn<T["serverNotifications"], "account/login/completed">;
+
+export interface LoginOptions {
+  /**
+   * Aborting it cancels the login (`account/login/cancel`); `completed` then resolves with the
+   * server's `success: false` completion.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** A login that finishes in a browser: the URL or code to show the user, and its completion. */
+export interface PendingLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  /** The server's id of this login attempt (what `account/login/cancel` takes). */
+  readonly loginId: string;
+  /**
+   * Resolves with `account/login/completed` for this login: `success: true`, or `success: false`
+   * with the server's `error` (cancelled, timed out, refused). Rejects only when the connection closes first.
+   */
+  readonly completed: Promise<LoginCompletion<T>>;
+  /** Cancels the login (`account/login/cancel`): `"canceled"`, or `"notFound"` when it had already ended. */
+  cancel(): Promise<string>;
+}
+
+/** ChatGPT browser login: open `authUrl` (codex listens on a local port for the redirect). */
+export interface ChatGptLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> extends PendingLogin<T> {
+  readonly authUrl: string;
+}
+
+/** ChatGPT device-code login: the user opens `verificationUrl` anywhere and enters `userCode`. */
+export interface DeviceCodeLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> extends PendingLogin<T> {
+  readonly verificationUrl: string;
+  readonly userCode: string;
+}
+
+/**
+ * The account methods of the app-server, typed by the client's protocol (`client.account`):
+ * logging in (API key, ChatGPT in a browser, ChatGPT by device code), reading the account, its
+ * rate limits and token usage, logging out. Keys never appear in the errors it throws.
+ */
+export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  readonly #host: ApiHost;
+
+  constructor(host: ApiHost) {
+    this.#host = host;
+  }
+
+  /**
+   * Logs in with an OpenAI API key (`account/login/start` type `apiKey`); codex stores it in its
+   * CODEX_HOME (`auth.json`). Resolves once codex has it.
+   */
+  async loginWithApiKey(apiKey: string): Promise<void> {
+    try {
+      await this.#host.request("account/login/start", { type: "apiKey", apiKey });
+    } catch (error) {
+      throw withoutSecret(error, apiKey);
+    }
+  }
+
+  /** Starts a ChatGPT browser login; resolves with the URL to open and the login's completion. */
+  async loginWithChatGpt(options: LoginOptions = {}): Promise<ChatGptLogin<T>> {
+    const { result, pending } = await this.#startLogin({ type: "chatgpt" }, options);
+    return { ...pending, authUrl: stringField(result, "authUrl") };
+  }
+
+  /** Starts a ChatGPT device-code login; resolves with the URL and code to show and the login's completion. */
+  async loginWithDeviceCode(options: LoginOptions = {}): Promise<DeviceCodeLogin<T>> {
+    const { result, pending } = await this.#startLogin({ type: "chatgptDeviceCode" }, options);
+    return { ...pending, verificationUrl: stringField(result, "verificationUrl"), userCode: stringField(result, "userCode") };
+  }
+
+  /** Cancels a login by id (`account/login/cancel`): `"canceled"` or `"notFound"`. */
+  async cancelLogin(loginId: string): Promise<string> {
+    const result = await this.#host.request("account/login/cancel", { loginId });
+    return isRecord(result) && typeof result.status === "string" ? result.status : "canceled";
+  }
+
+  /** The account codex is logged in with (`account/read`): `account` is null when none. */
+  read(params: ParamsIn<Requests<T>, "account/read"> = {} as ParamsIn<Requests<T>, "account/read">): Promise<ResultIn<Requests<T>, "account/read">> {
+    return this.#host.request("account/read", params) as Promise<ResultIn<Requests<T>, "account/read">>;
+  }
+
+  /** The ChatGPT account's rate limits (`account/rateLimits/read`); codex refuses it without a ChatGPT login. */
+  rateLimits(params?: ParamsIn<Requests<T>, "account/rateLimits/read">): Promise<ResultIn<Requests<T>, "account/rateLimits/read">> {
+    return this.#host.request("account/rateLimits/read", params) as Promise<ResultIn<Requests<T>, "account/rateLimits/read">>;
+  }
+
+  /** Token usage of the account or of one thread (`account/usage/read`); codex refuses it without a ChatGPT login. */
+  usage(params?: ParamsIn<Requests<T>, "account/usage/read">): Promise<ResultIn<Requests<T>, "account/usage/read">> {
+    return this.#host.request("account/usage/read", params) as Promise<ResultIn<Requests<T>, "account/usage/read">>;
+  }
+
+  /** Logs out (`account/logout`): codex forgets the stored credentials. */
+  async logout(): Promise<void> {
+    await this.#host.request("account/logout", undefined);
+  }
+
+  /**
+   * `account/login/start` for a login that completes later. The completion notification is
+   * listened for before the request goes out (codex may send it at any time after), and matched by
+   * `loginId` once the reply names it.
+   */
+  async #startLogin(params: object, options: LoginOptions): Promise<{ result: Record<string, unknown>; pending: PendingLogin<T> }> {
+    const { signal } = options;
+    if (signal?.aborted) throw new RequestAbortedError("account/login/start", undefined, signal.reason);
+    const early: LoginCompletion<T>[] = [];
+    let loginId: string | undefined;
+    let resolve!: (completion: LoginCompletion<T>) => void;
+    let reject!: (error: unknown) => void;
+    const completed = new Promise<LoginCompletion<T>>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    // A caller who never awaits `completed` must not see an unhandled rejection when the client closes.
+    completed.catch(() => undefined);
+    const subscription: Subscription = this.#host
+      .notifications("account/login/completed")
+      .pipe(filter((completion) => isRecord(completion)))
+      .subscribe({
+        next: (completion) => {
+          const id = (completion as { loginId?: unknown }).loginId;
+          if (loginId === undefined) early.push(completion as LoginCompletion<T>);
+          else if (id === loginId) finish(completion as LoginCompletion<T>);
+        },
+        error: (error: unknown) => finish(undefined, error),
+        complete: () => void this.#host.closed.then((info) => finish(undefined, new ConnectionClosedError(info, { method: "account/login/start" }))),
+      });
+    let drops: Subscription | undefined;
+    const onAbort = () => void this.cancelLogin(loginId!).catch(() => undefined);
+    const stop = () => {
+      subscription.unsubscribe();
+      drops?.unsubscribe();
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const finish = (completion: LoginCompletion<T> | undefined, error?: unknown) => {
+      stop();
+      if (completion) resolve(completion);
+      else reject(error);
+    };
+    // A login lives on the connection that started it: when that one drops, its completion never comes.
+    drops = this.#host.state$
+      .pipe(filter((state) => state === "reconnecting"))
+      .subscribe(() => finish(undefined, new ConnectionClosedError({ reason: "eof" }, { method: "account/login/start" })));
+    let result: unknown;
+    try {
+      result = await this.#host.request("account/login/start", params, signal ? { signal } : undefined);
+    } catch (error) {
+      stop();
+      throw error;
+    }
+    if (!isRecord(result) || typeof result.loginId !== "string") {
+      stop();
+      throw new ProtocolError("account/login/start", "the reply has no `loginId`");
+    }
+    loginId = result.loginId;
+    const first = early.find((completion) => (completion as { loginId?: unknown }).loginId === loginId);
+    if (first) finish(first);
+    else if (signal) {
+      signal.addEventListener("abort", onAbort, { once: true });
+      if (signal.aborted) onAbort();
+    }
+    const id = loginId;
+    return { result, pending: { loginId: id, completed, cancel: () => this.cancelLogin(id) } };
+  }
+}
+
+function stringField(result: Record<string, unknown>, key: string): string {
+  const value = result[key];
+  return typeof value === "string" ? value : "";
+}
+
+/** The error of a request that carried `secret`, with every occurrence of it replaced (a server may echo what it got). */
+function withoutSecret(error: unknown, secret: string): unknown {
+  if (!(error instanceof Error) || secret.length === 0) return error;
+  const scrub = (text: string) => text.split(secret).join("[REDACTED]");
+  const target = error as unknown as Record<string, unknown>;
+  for (const key of ["message", "rpcMessage", "stack"]) {
+    if (typeof target[key] === "string") Object.defineProperty(error, key, { value: scrub(target[key] as string), writable: true, configurable: true });
+  }
+  if (isRecord(target.data) || typeof target.data === "string") {
+    Object.defineProperty(error, "data", { value: JSON.parse(scrub(JSON.stringify(target.data))), writable: true, configurable: true });
+  }
+  return error;
+}

@@ -1,0 +1,117 @@
+import { Observable } from "rxjs";
+import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
+import { decodeBase64, encodeBase64 } from "../util/base64.js";
+import { isRecord } from "../util/is-record.js";
+import { clientChosenId, type ApiHost } from "./api-host.js";
+
+type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
+/** A method's params without `path` (the helper's first argument). */
+type OptionsOf<T extends ProtocolTypesShape, M extends string> = Omit<Exclude<ParamsIn<Requests<T>, M>, undefined>, "path">;
+/** `fs/changed`'s params in the client's protocol: the watch's id and the paths that changed. */
+export type FsChange<T extends ProtocolTypesShape = DefaultProtocolTypes> = ParamsIn<T["serverNotifications"], "fs/changed">;
+
+/**
+ * The app-server's file-system methods (`client.fs`), on the machine codex runs on, typed by the
+ * client's protocol. Paths must be absolute (codex refuses relative ones with -32600); contents
+ * travel as base64 and are bytes or UTF-8 text here.
+ */
+export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  readonly #host: ApiHost;
+
+  constructor(host: ApiHost) {
+    this.#host = host;
+  }
+
+  /** A file's bytes (`fs/readFile`). */
+  async readFile(path: string): Promise<Uint8Array> {
+    const result = await this.#host.request("fs/readFile", { path });
+    return decodeBase64(isRecord(result) && typeof result.dataBase64 === "string" ? result.dataBase64 : "");
+  }
+
+  /** A file's contents as UTF-8 text. */
+  async readTextFile(path: string): Promise<string> {
+    return new TextDecoder().decode(await this.readFile(path));
+  }
+
+  /** Writes a file, replacing it (`fs/writeFile`); text is written as UTF-8. */
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
+    await this.#host.request("fs/writeFile", { path, dataBase64: encodeBase64(bytes) });
+  }
+
+  /** Creates a directory, its parents too unless `recursive: false` (`fs/createDirectory`). */
+  async createDirectory(path: string, options?: OptionsOf<T, "fs/createDirectory">): Promise<void> {
+    await this.#host.request("fs/createDirectory", { ...options, path });
+  }
+
+  /** Whether the path is a file, a directory or a link, and its times (`fs/getMetadata`). */
+  getMetadata(path: string): Promise<ResultIn<Requests<T>, "fs/getMetadata">> {
+    return this.#host.request("fs/getMetadata", { path }) as Promise<ResultIn<Requests<T>, "fs/getMetadata">>;
+  }
+
+  /** A directory's direct entries (`fs/readDirectory`). */
+  async readDirectory(path: string): Promise<ResultIn<Requests<T>, "fs/readDirectory"> extends { entries: infer E } ? E : never> {
+    const result = await this.#host.request("fs/readDirectory", { path });
+    return (isRecord(result) && Array.isArray(result.entries) ? result.entries : []) as never;
+  }
+
+  /** Removes a file or a directory tree; a missing path is fine unless `force: false` (`fs/remove`). */
+  async remove(path: string, options?: OptionsOf<T, "fs/remove">): Promise<void> {
+    await this.#host.request("fs/remove", { ...options, path });
+  }
+
+  /** Copies a file, or a directory with `recursive: true` (`fs/copy`). */
+  async copy(sourcePath: string, destinationPath: string, options?: Omit<OptionsOf<T, "fs/copy">, "sourcePath" | "destinationPath">): Promise<void> {
+    await this.#host.request("fs/copy", { ...options, sourcePath, destinationPath });
+  }
+
+  /**
+   * Changes under a file or directory, as codex reports them (`fs/changed`). Cold: each subscriber
+   * gets a watch of its own (`fs/watch` with a fresh `watchId`), and unsubscribing ends it
+   * (`fs/unwatch`). A watch codex refuses errors the Observable; it completes when the client closes.
+   * After a reconnect the watch is set up again on the new connection (changes during the gap are
+   * not reported).
+   */
+  watch(path: string): Observable<FsChange<T>> {
+    return new Observable<FsChange<T>>((subscriber) => {
+      const watchId = clientChosenId("codex-rpc-watch");
+      let watching = false;
+      let stopped = false;
+      const unwatch = () => void this.#host.request("fs/unwatch", { watchId }).catch(() => undefined);
+      const changes = this.#host.notifications("fs/changed").subscribe({
+        next: (change) => {
+          if (isRecord(change) && change.watchId === watchId) subscriber.next(change as FsChange<T>);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      const start = () => {
+        this.#host.request("fs/watch", { path, watchId }).then(
+          () => {
+            watching = true;
+            if (stopped) unwatch();
+          },
+          (error: unknown) => subscriber.error(error),
+        );
+      };
+      start();
+      // A watch lives on one connection: after a reconnect it is asked for again.
+      let dropped = false;
+      const reconnects = this.#host.state$.subscribe((state) => {
+        if (state === "reconnecting") {
+          dropped = true;
+          watching = false;
+        } else if (state === "open" && dropped && !stopped) {
+          dropped = false;
+          start();
+        }
+      });
+      return () => {
+        stopped = true;
+        changes.unsubscribe();
+        reconnects.unsubscribe();
+        if (watching) unwatch();
+      };
+    });
+  }
+}
