@@ -1,14 +1,11 @@
 import type { JsonValue } from "@codex-rpc/protocol";
 import type { DynamicToolNamespaceTool, DynamicToolSpec } from "@codex-rpc/protocol/experimental";
 import { InvalidOptionError } from "../errors/errors.js";
-import { describeThrown } from "../util/describe-value.js";
 import { isRecord } from "../util/is-record.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
+import { jsonSchemaOf } from "../util/standard-schema-json.js";
 import type { DynamicTool } from "./dynamic-tools.js";
 import { jsonSchemaValidator } from "./json-schema-check.js";
-
-/** The JSON Schema draft asked of a Standard JSON Schema converter. */
-export const TOOL_JSON_SCHEMA_TARGET = "draft-2020-12";
 
 /** What codex 0.169.0 accepts as a tool or namespace name on `thread/start` (measured). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]+$/;
@@ -121,23 +118,9 @@ function validatorOf(tool: DynamicTool, where: string): StandardSchemaV1["~stand
 function inputSchemaOf(tool: DynamicTool, validator: StandardSchemaV1["~standard"] | undefined, where: string): JsonValue {
   if (tool.inputSchema !== undefined) return tool.inputSchema;
   if (!validator) throw new InvalidOptionError(where, "a tool needs `schema` (a Standard Schema) or `inputSchema` (JSON Schema)");
-  const converter = (validator as { jsonSchema?: unknown }).jsonSchema;
-  if (!isRecord(converter) || typeof converter.input !== "function") {
-    throw new InvalidOptionError(
-      where,
-      `the ${validator.vendor} schema has no JSON Schema converter (Standard JSON Schema, \`~standard.jsonSchema\`): give \`inputSchema\` too`,
-    );
-  }
-  let converted: unknown;
-  try {
-    converted = converter.input({ target: TOOL_JSON_SCHEMA_TARGET });
-  } catch (error) {
-    throw new InvalidOptionError(
-      where,
-      `the ${validator.vendor} schema could not be converted to JSON Schema (${describeThrown(error)}): give \`inputSchema\``,
-    );
-  }
-  if (!isRecord(converted)) throw new InvalidOptionError(where, `the ${validator.vendor} schema converted to no JSON Schema object: give \`inputSchema\``);
+  // The rule turns' `outputSchema` follows too: the schema's input type, draft 2020-12.
+  const converted = jsonSchemaOf(tool.schema as StandardSchemaV1);
+  if (typeof converted === "string") throw new InvalidOptionError(where, `${converted}; or give \`inputSchema\``);
   // codex drops `$schema` (and keywords it does not model) before the model sees the schema.
   const { $schema: _dialect, ...schema } = converted;
   return schema as JsonValue;

@@ -208,7 +208,7 @@ describe("dynamic tools (fake server)", () => {
     [
       "no JSON Schema for a schema without a converter",
       [{ name: "t", description: "", schema: v.string(), handler: noop }],
-      /tools\[0\]: the valibot schema has no JSON Schema converter/,
+      /tools\[0\]: the valibot schema has no `~standard.jsonSchema` converter/,
     ],
     ["neither schema nor inputSchema", [{ name: "t", description: "", handler: noop }], /needs `schema` \(a Standard Schema\) or `inputSchema`/],
     ["a schema that is not a Standard Schema", [{ name: "t", description: "", schema: { type: "object" }, handler: noop }], /not a Standard Schema/],
@@ -249,7 +249,7 @@ describe("dynamic tools (fake server)", () => {
       },
     };
     await expect(connect({}, { tools: [defineTool({ name: "t", description: "", schema, handler: () => "" })] })).rejects.toThrow(
-      /could not be converted to JSON Schema \(unsupported: transforms\): give `inputSchema`/,
+      /could not be converted to JSON Schema: unsupported: transforms; or give `inputSchema`/,
     );
   });
 });
