@@ -1,15 +1,9 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const example = fileURLToPath(new URL("../examples/threads.mjs", import.meta.url));
+import { runExample } from "./support/run-example.js";
 
 describe("the thread operations example (examples/threads.mjs)", () => {
   it("forks, rolls back, compacts, reviews, names, archives and pages through a real codex app-server and the mock model; exits 0", () => {
-    const run = spawnSync(process.execPath, [example], { encoding: "utf8", timeout: 90_000, env: { ...process.env, NO_COLOR: "1" } });
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    const out = run.stdout;
+    const out = runExample("threads.mjs", 90_000);
     expect(out).toContain("> What is the capital of France?\nParis.\n> And of Germany?\nBerlin.\n> And of Italy?\nRome.");
     expect(out).toContain("forked into a new thread (forkedFromId is the original: true)");
     expect(out).toContain("fork: Madrid, on the fork.");

@@ -1,15 +1,10 @@
-import { spawnSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-
-const example = fileURLToPath(new URL("../examples/turns.mjs", import.meta.url));
+import { runExample } from "./support/run-example.js";
 
 describe("the turns example (examples/turns.mjs)", () => {
   it("steers a running turn, parses a structured output, prints token usage and queues a second turn, against the real codex and the mock model", () => {
-    const run = spawnSync(process.execPath, [example], { encoding: "utf8", timeout: 60_000, env: { ...process.env, NO_COLOR: "1" } });
-    expect(run.stderr).toBe("");
-    expect(run.status).toBe(0);
-    expect(run.stdout.split("\n").filter(Boolean)).toEqual([
+    const stdout = runExample("turns.mjs");
+    expect(stdout.split("\n").filter(Boolean)).toEqual([
       "approval requested: /bin/bash -lc 'rm -rf build'",
       'steered turn (the running one): "Actually, do not delete anything; just say so."',
       'user messages in the turn: "Clean up the build output.", "Actually, do not delete anything; just say so."',
