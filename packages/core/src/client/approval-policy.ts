@@ -77,12 +77,16 @@ export async function answerApproval(
 ): Promise<ServerRequestMap[ApprovalMethod]["result"]> {
   const kind = APPROVAL_KINDS[method];
   const request = (kind === "mcpElicitation" ? { kind, method, params, toolCall: mcpToolCallOf(params) } : { kind, method, params }) as ApprovalRequest;
-  const decision: unknown = typeof policy === "function" ? await policy(request, { signal }) : policy;
+  const allowed = allowedDecisions(params);
+  let decision: unknown = typeof policy === "function" ? await policy(request, { signal }) : policy;
   if (!DECISIONS.has(decision)) {
     throw new InvalidHandlerResultError(method, `the approval policy returned ${describeDecision(decision)}; expected one of ${[...DECISIONS].join(", ")}`);
   }
+  // The policy "acceptForSession" means "accept, for the session where the server offers that":
+  // codex 0.169.0 offers a command ["accept", {…amendment}, "cancel"], so it accepts this one. A
+  // callback's own decision is checked as it is.
+  if (policy === "acceptForSession" && allowed && !allowed.includes("acceptForSession") && allowed.includes("accept")) decision = "accept";
   const response = approvalResponse(request, decision as ApprovalDecision);
-  const allowed = allowedDecisions(params);
   const sent = (response as { decision?: unknown }).decision;
   // Declining is always allowed: codex 0.169.0 lists ["accept", {…amendment}, "cancel"] for a command
   // and still takes "decline" (the item ends "declined"), the safe answer a client must be able to give.

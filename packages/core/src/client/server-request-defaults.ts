@@ -22,7 +22,7 @@ export const SERVER_REQUEST_DEFAULTS: { readonly [M in KnownServerRequestMethod]
   "item/commandExecution/requestApproval": {
     withoutHandler: '`approvals` policy, default decline: `{ decision: "decline" }`',
     answerWith:
-      '`approvals`: `"acceptForSession"` or a callback (kind `commandExecution`); a decision outside `availableDecisions` is an `InvalidHandlerResultError`',
+      '`approvals`: `"acceptForSession"` (accepts this one where a session is not offered) or a callback (kind `commandExecution`); a callback\'s decision outside `availableDecisions` is an `InvalidHandlerResultError`',
   },
   "item/fileChange/requestApproval": {
     withoutHandler: '`approvals` policy, default decline: `{ decision: "decline" }`',

@@ -147,6 +147,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private stopListening: () => void = () => {};
   /** The next turn of the thread may start (see turn-queue.ts). */
   private readonly releaseQueue: () => void;
+  /** Set when the turn ends on our side before the server's (a timeout): the queue waits for it. */
+  private queueHeldBy: Promise<unknown> | undefined;
   /** `turn/start` was sent (not queued any more). */
   private begun = false;
   /** Why the turn failed, for a queued turn's `started`. */
@@ -233,12 +235,13 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (turnTimeoutMs !== undefined) {
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
         const turnId = this.turnId;
-        this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
-        // Settled first: the interrupt's own turn/completed must not win over the timeout. A turn
-        // not yet started is interrupted once the server says its id: nobody owns it otherwise.
+        // A turn not yet started is interrupted once the server says its id: nobody owns it otherwise.
         const interrupt = (id: string) => this.host.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
-        if (turnId !== undefined) void interrupt(turnId);
-        else this.started.then(interrupt, () => undefined);
+        // The server still runs the turn until it has taken the interrupt: the thread's next turn
+        // waits for that answer (a turn/start sent before would be folded into this turn).
+        this.queueHeldBy = turnId !== undefined ? interrupt(turnId) : this.started.then(interrupt, () => undefined);
+        // Settled in this tick: the interrupt's own turn/completed must not win over the timeout.
+        this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
       });
     }
 
@@ -500,7 +503,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.cancelWatchdog?.();
     this.cancelTurnTimeout?.();
     this.stopListening();
-    this.releaseQueue();
+    if (this.queueHeldBy === undefined) this.releaseQueue();
+    else void this.queueHeldBy.then(this.releaseQueue, this.releaseQueue);
   }
 }
 

@@ -19,4 +19,32 @@ describe("approvals (fake server)", () => {
     expect(seen).toEqual(["execCommand"]);
     await asking.client.close();
   });
+
+  it("checks decisions against availableDecisions: the policy acceptForSession accepts where no session is offered, a callback's unoffered decision is refused", async () => {
+    // What codex 0.169.0 offers for a command (measured): accept, an amendment object, cancel.
+    const offered = {
+      threadId: "t",
+      turnId: "u",
+      itemId: "i",
+      startedAtMs: 0,
+      command: "ls",
+      cwd: "/",
+      reason: null,
+      availableDecisions: ["accept", { acceptWithExecpolicyAmendment: {} }, "cancel"],
+    };
+    const policy = await connect({}, { approvals: "acceptForSession" });
+    expect(await policy.server.request("item/commandExecution/requestApproval", offered)).toEqual({ result: { decision: "accept" } });
+    const withSession = { ...offered, availableDecisions: ["accept", "acceptForSession", "cancel"] };
+    expect(await policy.server.request("item/commandExecution/requestApproval", withSession)).toEqual({ result: { decision: "acceptForSession" } });
+    await policy.client.close();
+
+    const callback = await connect({}, { approvals: () => "acceptForSession" });
+    const refused = (await callback.server.request("item/commandExecution/requestApproval", offered)) as { error?: { code: number; message: string } };
+    expect(refused.error?.code).toBe(-32603);
+    expect(refused.error?.message).toContain('the decision "acceptForSession" is not one the server offered (accept, cancel)');
+    // Declining stays allowed even where the server does not list it.
+    const declining = await connect({}, { approvals: () => "decline" });
+    expect(await declining.server.request("item/commandExecution/requestApproval", offered)).toEqual({ result: { decision: "decline" } });
+    await Promise.all([callback.client.close(), declining.client.close()]);
+  });
 });

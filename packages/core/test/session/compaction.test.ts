@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 import { protocolTurn as turn } from "../support/protocol-turn.js";
+import { startCompaction } from "../../src/session/compaction.js";
+import type { SessionHost } from "../../src/session/session-host.js";
 
 /** What codex 0.169.0 does after `thread/compact/start`: a turn of its own with one contextCompaction item. */
 function playCompaction(server: FakeAppServer, threadId: string, turnId: string): void {
@@ -53,5 +55,21 @@ describe("thread.compact() (fake server)", () => {
     await new Promise((resolve) => setTimeout(resolve, 5));
     server.crash({ exitCode: 1 });
     await expect(compaction.completed).rejects.toMatchObject({ code: "CONNECTION_CLOSED" });
+  });
+
+  it("a server that answers thread/compact/start and starts no turn fails the compaction (ProtocolError), leaving no listener", async () => {
+    const listeners = new Set<unknown>();
+    const host = {
+      listenToThread: (_threadId: string, listener: unknown) => {
+        listeners.add(listener);
+        return () => listeners.delete(listener);
+      },
+      request: async () => ({}),
+    } as unknown as SessionHost;
+    await expect(startCompaction("t", 30)(host)).rejects.toMatchObject({
+      code: "PROTOCOL_ERROR",
+      message: expect.stringContaining("started no turn within 30 ms"),
+    });
+    expect(listeners.size).toBe(0);
   });
 });

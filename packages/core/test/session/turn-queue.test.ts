@@ -47,6 +47,24 @@ describe("turns on one thread (fake server)", () => {
     await client.close();
   });
 
+  it("a turn that timed out holds its thread until the server has taken the interrupt", async () => {
+    const { server, client } = await connect({ turns: [{ hold: true }, {}] });
+    let answerInterrupt!: () => void;
+    server.respond("turn/interrupt", () => new Promise((resolve) => (answerInterrupt = () => resolve({ result: {} }))));
+    const thread = await client.startThread();
+    const first = thread.run("one", { turnTimeoutMs: 20 });
+    const second = thread.run("two");
+    await expect(first.completed).rejects.toMatchObject({ code: "TURN_TIMEOUT" });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The server has not answered turn/interrupt yet: it may still run the first turn.
+    expect(sentMethods(server.received)).toEqual(["turn/start one", "turn/interrupt"]);
+    answerInterrupt();
+    await second.started;
+    expect(sentMethods(server.received)).toEqual(["turn/start one", "turn/interrupt", "turn/start two"]);
+    second.interrupt().catch(() => undefined);
+    await client.close();
+  });
+
   it("does not queue turns of other threads, and a thread is free again once its turns ended", async () => {
     const { client } = await connect({ turns: [{ hold: true }, {}, {}] });
     const a = await client.startThread();
