@@ -36,8 +36,7 @@ const { values: args } = parseArgs({
 
 const LONG_TEXT = Array.from(
   { length: 48 },
-  (_, i) =>
-    `Paragraph ${i + 1} of the answer explains one more step of the change: what the function reads, what it returns, and why the caller needs it. `,
+  (_, i) => `Paragraph ${i + 1} of the answer explains one more step of the change: what the function reads, what it returns, and why the caller needs it. `,
 ).join("");
 const COMMAND = "for i in $(seq 1 300); do printf 'line %d of the build output: compiling module %d\\n' $i $i; [ $((i % 50)) -eq 0 ] && sleep 0.05; done; true";
 const PATCH = ["*** Begin Patch", "*** Add File: notes.md", "+# Notes", "+", "+The benchmark fixture was recorded here.", "*** End Patch"].join("\n");
@@ -99,7 +98,9 @@ const scrub = (line) =>
     .replace(/"userAgent":"([^"/]*\/[^" ]*)[^"]*"/, '"userAgent":"$1"');
 await home.cleanup();
 
-const lines = recorded.filter((r) => !r.scenario.endsWith(":thread") && r.scenario !== "close").map((r) => JSON.stringify({ scenario: r.scenario, line: scrub(r.line) }));
+const lines = recorded
+  .filter((r) => !r.scenario.endsWith(":thread") && r.scenario !== "close")
+  .map((r) => JSON.stringify({ scenario: r.scenario, line: scrub(r.line) }));
 mkdirSync(dirname(args.out), { recursive: true });
 writeFileSync(args.out, `${lines.join("\n")}\n`);
 const methods = {};
@@ -111,7 +112,8 @@ console.log(`recorded ${lines.length} lines from codex ${CODEX_VERSION} into ${a
 console.log(JSON.stringify(outcomes));
 for (const [key, n] of Object.entries(methods)) console.log(`  ${String(n).padStart(4)}  ${key}`);
 const missing = ["item/agentMessage/delta", "item/commandExecution/outputDelta"].filter((m) => !recorded.some((r) => r.line.includes(`"method":"${m}"`)));
-if (!recorded.some((r) => r.line.includes('"type":"fileChange"'))) console.log("no fileChange item was recorded (apply_patch through exec_command was not intercepted)");
+if (!recorded.some((r) => r.line.includes('"type":"fileChange"')))
+  console.log("no fileChange item was recorded (apply_patch through exec_command was not intercepted)");
 if (missing.length > 0) {
   console.error(`missing from the recording: ${missing.join(", ")}`);
   process.exit(1);

@@ -67,7 +67,8 @@ export function deltaText(kind, i, bytes) {
   const parts = [];
   let size = 0;
   for (let k = 0; ; k++) {
-    const part = kind === "command" ? `line ${i + k} of the build output: compiling module ${(i + k) % 997}\n` : `${k === 0 ? i : ""} ${WORDS[(i + k) % WORDS.length]}`;
+    const part =
+      kind === "command" ? `line ${i + k} of the build output: compiling module ${(i + k) % 997}\n` : `${k === 0 ? i : ""} ${WORDS[(i + k) % WORDS.length]}`;
     const partBytes = part.length + (part.endsWith("\n") ? 1 : 0);
     if (size + partBytes > bytes) {
       // The part cut to the room left (a cut command line loses its newline, so 1 char = 1 byte).
@@ -112,8 +113,12 @@ export function codexWorkload(fixture, { kind, count, lineBytes, name }) {
   const text = pieces.join("");
   const completedItem = { ...shapes.itemCompleted.params.item, [TEXT_FIELD[kind]]: text };
   lines.push(JSON.stringify({ ...shapes.itemCompleted, params: { ...shapes.itemCompleted.params, item: completedItem } }));
-  const turnItems = shapes.turnCompleted.params.turn.items.map((item) => (item.type === "agentMessage" && kind === "agent" ? { ...item, id: shapes.itemId, text } : item));
-  lines.push(JSON.stringify({ ...shapes.turnCompleted, params: { ...shapes.turnCompleted.params, turn: { ...shapes.turnCompleted.params.turn, items: turnItems } } }));
+  const turnItems = shapes.turnCompleted.params.turn.items.map((item) =>
+    item.type === "agentMessage" && kind === "agent" ? { ...item, id: shapes.itemId, text } : item,
+  );
+  lines.push(
+    JSON.stringify({ ...shapes.turnCompleted, params: { ...shapes.turnCompleted.params, turn: { ...shapes.turnCompleted.params.turn, items: turnItems } } }),
+  );
   return finish({ name, kind, count, lines, shapes, text, completes: true });
 }
 
@@ -131,7 +136,9 @@ export function syntheticWorkload(fixture, count = 200_000) {
   for (let i = 0; i < count; i++) {
     const delta = ` the answer, part ${i}, continues`;
     pieces.push(delta);
-    lines.push(JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId: TURN, itemId: ITEM, delta }, emittedAtMs: 1763800000000 + i }));
+    lines.push(
+      JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: THREAD, turnId: TURN, itemId: ITEM, delta }, emittedAtMs: 1763800000000 + i }),
+    );
   }
   const turnStartResult = { turn: { ...shapes.turnStartResult.turn, id: TURN, rootTurnId: TURN } };
   return finish({
@@ -164,9 +171,13 @@ function finish(w) {
   };
 }
 
-/** Lines with `"jsonrpc":"2.0"` added, as NDJSON chunks and as LSP (Content-Length) chunks. */
+/**
+ * The lines as strict JSON-RPC 2.0 for the peers: `"jsonrpc":"2.0"` added and codex's top-level
+ * `emittedAtMs` dropped (the MCP SDK's schema refuses unknown top-level keys); as NDJSON chunks and
+ * as LSP (Content-Length) chunks.
+ */
 export function jsonRpc2(lines) {
-  const rpcLines = lines.map((line) => `{"jsonrpc":"2.0",${line.slice(1)}`);
+  const rpcLines = lines.map((line) => `{"jsonrpc":"2.0",${line.slice(1).replace(/,"emittedAtMs":\d+\}$/, "}")}`);
   const ndjson = Buffer.from(`${rpcLines.join("\n")}\n`);
   const framed = Buffer.concat(
     rpcLines.map((line) => {
