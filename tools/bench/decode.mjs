@@ -40,8 +40,8 @@ const PIPE_SERVER = fileURLToPath(new URL("./pipe-server.mjs", import.meta.url))
 export const STAGES = [
   { key: "floorKeep", label: "floor, keeping every delta string (information)", floor: "floor" },
   { key: "framing", label: "our framing + parse (NdjsonDecoder)", floor: "floor" },
-  { key: "client", label: "our full client → text$, validation off", floor: "floor" },
-  { key: "clientValidated", label: "our full client → text$, validation on", floor: "floor" },
+  { key: "client", label: "our full client → text$ (command output: events$), validation off", floor: "floor" },
+  { key: "clientValidated", label: "our full client → text$ (command output: events$), validation on", floor: "floor" },
   { key: "pipe", label: "our full client over a real pipe (NodeStdioTransport)", floor: "floor" },
   { key: "mcpReadBuffer", label: "MCP SDK ReadBuffer (split + parse + zod)", floor: "floor2", peer: true },
   { key: "mcpClient", label: "MCP SDK Client (full dispatch)", floor: "floor2", peer: true },

@@ -80,7 +80,12 @@ async function stagesOf(w) {
   };
 }
 
-export const LONG_LINE_STAGES = { floor: "floor: JSON.parse", ours: "our framing (NdjsonDecoder)", mcp: "MCP SDK ReadBuffer", vscode: "vscode-jsonrpc, Content-Length" };
+export const LONG_LINE_STAGES = {
+  floor: "floor: JSON.parse",
+  ours: "our framing (NdjsonDecoder)",
+  mcp: "MCP SDK ReadBuffer",
+  vscode: "vscode-jsonrpc, Content-Length",
+};
 
 export async function measureLongLines({ rounds = 5, sizes = [1, 8, 16, 32, 64], peerBudgetMs = 20_000, log = () => {} } = {}) {
   const fixture = loadFixture();

@@ -149,7 +149,9 @@ async function main() {
   await ensureGc(import.meta.url);
   const { values: args } = parseArgs({ options: { deltas: { type: "string", default: "1000000" }, json: { type: "string" } } });
   const info = machine();
-  console.log(`memory benchmark: node ${info.node}, one turn of ${Number(args.deltas).toLocaleString("en")} agent-message deltas of ${LINE_BYTES} B, text$ subscriber keeping nothing`);
+  console.log(
+    `memory benchmark: node ${info.node}, one turn of ${Number(args.deltas).toLocaleString("en")} agent-message deltas of ${LINE_BYTES} B, text$ subscriber keeping nothing`,
+  );
   process.stderr.write("memory:");
   const result = await measureMemory({ deltas: Number(args.deltas), log: (text) => process.stderr.write(text) });
   process.stderr.write("\n");

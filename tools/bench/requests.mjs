@@ -141,7 +141,14 @@ export async function measureRequests({ rounds = 7, log = () => {} } = {}) {
     { key: "loopbackOurs", label: "loopback (FakeAppServer): our client", open: loopbackOurs, latencyCount: 2000, total: 20_000, window: 32 },
     { key: "loopbackHand", label: "loopback: hand-written driver", open: loopbackHand, latencyCount: 2000, total: 20_000, window: 32 },
     { key: "codexOurs", label: "codex app-server (thread/list): our client", open: () => codexOurs(environment), latencyCount: 200, total: 1000, window: 16 },
-    { key: "codexHand", label: "codex app-server (thread/list): hand-written driver", open: () => codexHand(environment), latencyCount: 200, total: 1000, window: 16 },
+    {
+      key: "codexHand",
+      label: "codex app-server (thread/list): hand-written driver",
+      open: () => codexHand(environment),
+      latencyCount: 200,
+      total: 1000,
+      window: 16,
+    },
   ];
   const samples = Object.fromEntries(paths.map((path) => [path.key, { latencyUs: [], perSecond: [] }]));
   try {
