@@ -78,15 +78,23 @@ export async function mcpClient(chunks, expected) {
 /** A vscode-jsonrpc MessageReader for NDJSON: split lines, JSON.parse each, hand it on. */
 class NdjsonReader extends rpc.AbstractMessageReader {
   #callback = () => {};
-  #partial = "";
+  /** The start of a line that continues in the next chunk, as byte pieces (joined once, at its end). */
+  #pending = [];
   listen(callback) {
     this.#callback = callback;
     return { dispose: () => (this.#callback = () => {}) };
   }
   push(piece) {
-    const lines = (this.#partial + piece.toString("utf8")).split("\n");
-    this.#partial = lines.pop();
-    for (const line of lines) if (line !== "") this.#callback(JSON.parse(line));
+    let start = 0;
+    for (let end = piece.indexOf(10); end !== -1; start = end + 1, end = piece.indexOf(10, start)) {
+      let line = piece.subarray(start, end);
+      if (this.#pending.length > 0) {
+        line = Buffer.concat([...this.#pending, line]);
+        this.#pending = [];
+      }
+      if (line.length > 0) this.#callback(JSON.parse(line.toString("utf8")));
+    }
+    if (start < piece.length) this.#pending.push(piece.subarray(start));
   }
 }
 
