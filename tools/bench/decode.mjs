@@ -179,6 +179,7 @@ export async function measureWorkload(w, { rounds, skipPeers = false, log = () =
       lines: w.lines.length,
       bytes: w.bytes.length,
       chunks: w.chunks.length,
+      longestLineBytes: w.lines.reduce((most, line) => Math.max(most, line.length), 0),
       rows,
     };
   } finally {
@@ -188,7 +189,7 @@ export async function measureWorkload(w, { rounds, skipPeers = false, log = () =
 
 export function printWorkload(result, out = console.log) {
   out(
-    `\n${result.name}: ${result.deltas.toLocaleString("en")} deltas of ${result.deltaLineBytes} B, ${result.lines.toLocaleString("en")} lines, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.chunks} chunks`,
+    `\n${result.name}: ${result.deltas.toLocaleString("en")} deltas of ${result.deltaLineBytes} B, ${result.lines.toLocaleString("en")} lines, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.chunks} chunks, longest line ${(result.longestLineBytes / 1e6).toFixed(1)} MB`,
   );
   const rows = Object.values(result.rows).map((row) => [
     row.label,

@@ -80,7 +80,7 @@ export function evaluateTargets(results) {
     "heap growth after close ≤ 1 MB",
     memory?.afterCloseGrowthBytes,
     memory?.afterCloseGrowthBytes <= 1e6,
-    memory === undefined ? "not run" : `${(memory.afterCloseGrowthBytes / 1e6).toFixed(2)} MB`,
+    memory === undefined ? "not run" : signedMb(memory.afterCloseGrowthBytes),
   );
   const rows = results.longLines?.rows ?? [];
   const at = (size) => rows.find((row) => row.sizeMib === size);
@@ -103,6 +103,13 @@ export const status = (met) => (met === undefined ? "not run" : met ? "met" : "N
 export function summaryRows(results) {
   const rows = [];
   for (const w of results.decode?.workloads ?? []) {
+    if (w.longestLineBytes !== undefined) {
+      rows.push([
+        "decode",
+        `${w.name}: the bytes`,
+        `${w.lines.toLocaleString("en")} lines, ${(w.bytes / 1e6).toFixed(1)} MB in ${w.chunks} chunks; longest line ${(w.longestLineBytes / 1e6).toFixed(1)} MB (item/completed and turn/completed carry the whole text)`,
+      ]);
+    }
     for (const row of Object.values(w.rows)) {
       rows.push([
         "decode",
