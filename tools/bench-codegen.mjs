@@ -2,7 +2,7 @@
 // Benchmarks @codex-rpc/codegen against json-schema-to-typescript, and the load time of the
 // generated validators entry. A measuring program, not a test: it never fails on a number.
 //
-// Usage: node tools/bench-codegen.mjs [--runs N] [--json]     (root script: `pnpm bench`)
+// Usage: node tools/bench-codegen.mjs [--runs N] [--json]     (root script: `pnpm bench:codegen`; also a stage of `pnpm bench`)
 //   --runs N   fresh child processes per measurement (default 5); medians are reported
 //   --json     print a JSON object of the figures on stdout (the text report then goes to stderr)
 //

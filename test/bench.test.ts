@@ -1,0 +1,153 @@
+// The benchmark programs' pure parts (tools/bench/): the workloads have the shape of the recorded
+// codex fixture and parse, and the report marks targets met / not met. No timing is asserted here.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as report from "../tools/bench/report.mjs";
+import * as workloads from "../tools/bench/workloads.mjs";
+
+const ROOT = join(import.meta.dirname, "..");
+
+describe("tools/bench workloads", () => {
+  const fixture = workloads.loadFixture();
+
+  it("the fixture is codex's own lines, scrubbed of temp paths", () => {
+    const text = readFileSync(workloads.FIXTURE, "utf8");
+    expect(text).not.toMatch(/codex-rpc-home-/);
+    expect(text).not.toMatch(/127\.0\.0\.1:(?!0\/)/);
+    const scenarios = new Set(fixture.map((entry: { scenario: string }) => entry.scenario));
+    expect([...scenarios]).toEqual(expect.arrayContaining(["long-text", "command", "file-change"]));
+    const methods = new Set(fixture.map((entry: { message: { method?: string } }) => entry.message.method));
+    for (const method of ["item/agentMessage/delta", "item/commandExecution/outputDelta", "item/started", "item/completed", "turn/completed"]) {
+      expect(methods).toContain(method);
+    }
+  });
+
+  for (const kind of ["agent", "command"] as const) {
+    for (const lineBytes of [240, 20_000]) {
+      it(`a scaled ${kind} workload of ${lineBytes} B deltas has the fixture's shape and parses`, () => {
+        const count = 50;
+        const w = workloads.codexWorkload(fixture, { kind, count, lineBytes, name: "test" });
+        const shapes = workloads.shapesOf(fixture, kind);
+        const messages = w.lines.map((line: string) => JSON.parse(line));
+        expect(messages.map((m: { method: string }) => m.method)).toEqual([
+          "turn/started",
+          "item/started",
+          ...Array(count).fill(w.deltaMethod),
+          "item/completed",
+          "turn/completed",
+        ]);
+        const deltas = messages.slice(2, 2 + count);
+        for (const [i, delta] of deltas.entries()) {
+          expect(Buffer.byteLength(w.lines[2 + i])).toBe(lineBytes);
+          // Every key of the recorded delta, in the same order; only the text and timestamp differ.
+          expect(Object.keys(delta)).toEqual(Object.keys(shapes.delta));
+          expect(Object.keys(delta.params)).toEqual(Object.keys(shapes.delta.params));
+          expect(delta.params.itemId).toBe(shapes.itemId);
+        }
+        const text = deltas.map((d: { params: { delta: string } }) => d.params.delta).join("");
+        const completed = messages[2 + count].params.item;
+        expect(completed.id).toBe(shapes.itemId);
+        expect(kind === "agent" ? completed.text : completed.aggregatedOutput).toBe(text);
+        // The bytes are the lines, cut into 64 KiB chunks.
+        expect(Buffer.concat(w.chunks).toString("utf8")).toBe(`${w.lines.join("\n")}\n`);
+        expect(w.chunks.slice(0, -1).every((c: Buffer) => c.length === workloads.CHUNK_BYTES)).toBe(true);
+        // The peers' lines are strict JSON-RPC 2.0 and say the same.
+        const rpc = w.rpc2.lines.map((line: string) => JSON.parse(line));
+        expect(rpc.every((m: { jsonrpc: string; emittedAtMs?: number }) => m.jsonrpc === "2.0" && m.emittedAtMs === undefined)).toBe(true);
+        expect(rpc[2].params).toEqual(deltas[0].params);
+      });
+    }
+  }
+
+  it("delivers chunks one per event-loop turn", async () => {
+    const seen: number[] = [];
+    let immediates = 0;
+    const timer = setInterval(() => {}, 1000);
+    const counting = (async () => {
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setImmediate(resolve));
+        immediates++;
+      }
+    })();
+    await workloads.deliver([Buffer.from("a"), Buffer.from("b"), Buffer.from("c")], (piece: Buffer) => seen.push(immediates + piece.length * 0));
+    await counting;
+    clearInterval(timer);
+    expect(seen).toEqual([0, 1, 2]);
+  });
+});
+
+describe("tools/bench report", () => {
+  const s = (median: number) => ({ min: median, median, max: median, n: 7 });
+  const row = (label: string, ratio: number, ms: number[] = [100]) => ({ label, ratio: s(ratio), ms: s(ms[0] ?? 100), floorMs: s(50), samples: { ms } });
+  const decodeOf = (client: number, framing: number, peer: number, validated: number[]) => ({
+    workloads: [report.WORKLOAD_240, report.WORKLOAD_20K].map((name: string) => ({
+      name,
+      rows: {
+        framing: row("framing", framing),
+        client: row("client", client, [100, 100, 100]),
+        clientValidated: row("validated", client, validated),
+        mcpClient: row("MCP", peer / 2),
+        vscodeNdjson: row("vscode ndjson", peer),
+      },
+    })),
+  });
+  const results = (overrides: Record<string, unknown>) => ({
+    machine: { cpuModel: "test", cores: 2, node: "v20", platform: "linux x64", memoryGiB: 1, loadAverage: [0, 0, 0] },
+    finishedAt: "now",
+    ...overrides,
+  });
+
+  it("marks the decode targets met and not met", () => {
+    const met = report.evaluateTargets(results({ decode: decodeOf(0.7, 0.95, 0.2, [105, 108, 109]) }));
+    const byName = (targets: { target: string; met: boolean | undefined }[], part: string) => targets.filter((t) => t.target.includes(part));
+    expect(byName(met, "≥ 0.6×").map((t) => t.met)).toEqual([true, true]);
+    expect(byName(met, "best peer").map((t) => t.met)).toEqual([true, true]); // 0.7 / 0.2 = 3.5×
+    expect(byName(met, "framing").map((t) => t.met)).toEqual([true]);
+    expect(byName(met, "validation on ≤").map((t) => t.met)).toEqual([true, true]);
+
+    const notMet = report.evaluateTargets(results({ decode: decodeOf(0.5, 0.85, 0.2, [120, 130, 125]) }));
+    expect(byName(notMet, "≥ 0.6×").map((t) => t.met)).toEqual([false, false]);
+    expect(byName(notMet, "best peer").map((t) => t.met)).toEqual([false, true]); // 2.5×: under 3, over 2
+    expect(byName(notMet, "framing").map((t) => t.met)).toEqual([false]);
+    expect(byName(notMet, "validation on ≤").map((t) => t.met)).toEqual([false, false]);
+    // Stages that did not run are neither met nor not met.
+    expect(byName(notMet, "heap").map((t) => t.met)).toEqual([undefined, undefined]);
+  });
+
+  it("marks the memory and long-line targets", () => {
+    const line = (ms: number) => ({ msPerMib: ms, ms: s(ms) });
+    const targets = report.evaluateTargets(
+      results({
+        memory: { deltaTextBytes: 32, during: [{ deltas: 10, growthBytes: 590, bytesPerDelta: 59 }], afterCloseGrowthBytes: 300_000 },
+        longLines: {
+          rows: [
+            { sizeMib: 8, ours: line(2), vscode: line(2.6) },
+            { sizeMib: 64, ours: line(2.7), vscode: line(2.6) },
+          ],
+        },
+      }),
+    );
+    const status = Object.fromEntries(targets.map((t: { target: string; met: boolean | undefined }) => [t.target, report.status(t.met)]));
+    expect(status["heap kept during a turn ≤ the deltas' own text (bytes per delta)"]).toBe("NOT MET");
+    expect(status["heap growth after close ≤ 1 MB"]).toBe("met");
+    expect(status["long lines: ms/MiB at 64 MiB within 1.15× of 8 MiB"]).toBe("NOT MET"); // 1.35×
+    expect(status["long lines: no slower than vscode-jsonrpc at any size"]).toBe("NOT MET"); // 64 MiB
+  });
+
+  it("prints one table with the targets, and rewrites only what lies between the README's markers", () => {
+    const r = results({ decode: decodeOf(0.7, 0.95, 0.2, [105, 108, 109]) });
+    const table = report.renderSummary(r);
+    expect(table.split("\n")[0]).toMatch(/^\| area +\| what +\| figure +\| target +\|$/);
+    expect(table).toContain("| met ");
+    expect(table).toContain("| not run ");
+    const readme = readFileSync(join(ROOT, "packages", "core", "README.md"), "utf8");
+    const rewritten = report.replaceBetweenMarkers(readme, report.renderReadmeSection(r));
+    const before = readme.slice(0, readme.indexOf("<!-- bench:start"));
+    const after = readme.slice(readme.indexOf(report.README_END) + report.README_END.length);
+    expect(rewritten.startsWith(before)).toBe(true);
+    expect(rewritten.endsWith(after)).toBe(true);
+    expect(rewritten).toContain("test, 2 cores");
+    expect(report.replaceBetweenMarkers(rewritten, report.renderReadmeSection(r))).toBe(rewritten);
+  });
+});
