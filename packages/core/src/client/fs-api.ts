@@ -1,4 +1,5 @@
 import { Observable } from "rxjs";
+import { ProtocolError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
 import { decodeBase64, encodeBase64 } from "../util/base64.js";
 import { isRecord } from "../util/is-record.js";
@@ -25,7 +26,13 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** A file's bytes (`fs/readFile`). */
   async readFile(path: string): Promise<Uint8Array> {
     const result = await this.#host.request("fs/readFile", { path });
-    return decodeBase64(isRecord(result) && typeof result.dataBase64 === "string" ? result.dataBase64 : "");
+    // A reply without the contents is no empty file: read-modify-write would truncate it.
+    if (!isRecord(result) || typeof result.dataBase64 !== "string") throw new ProtocolError("fs/readFile", "the result has no `dataBase64` string");
+    try {
+      return decodeBase64(result.dataBase64);
+    } catch (error) {
+      throw new ProtocolError("fs/readFile", `\`dataBase64\` is ${error instanceof Error ? error.message : "not base64"}`);
+    }
   }
 
   /** A file's contents as UTF-8 text. */
@@ -52,7 +59,8 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** A directory's direct entries (`fs/readDirectory`). */
   async readDirectory(path: string): Promise<ResultIn<Requests<T>, "fs/readDirectory"> extends { entries: infer E } ? E : never> {
     const result = await this.#host.request("fs/readDirectory", { path });
-    return (isRecord(result) && Array.isArray(result.entries) ? result.entries : []) as never;
+    if (!isRecord(result) || !Array.isArray(result.entries)) throw new ProtocolError("fs/readDirectory", "the result has no `entries` array");
+    return result.entries as never;
   }
 
   /** Removes a file or a directory tree; a missing path is fine unless `force: false` (`fs/remove`). */

@@ -65,10 +65,11 @@ export function checkElicitationAnswer(params: unknown, answer: unknown): assert
   if (!isRecord(content)) return fail("an accepted form needs `content`, an object of the requested fields");
   const properties = propertiesOf(schema);
   const required = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
-  const missing = required.filter((name) => typeof name === "string" && content[name] === undefined);
+  // Own properties only: a field named `constructor` or `__proto__` is no inherited member.
+  const missing = required.filter((name) => typeof name === "string" && (!Object.hasOwn(content, name) || content[name] === undefined));
   if (missing.length > 0) fail(`the form's required fields ${missing.join(", ")} are missing from content`);
   for (const [name, value] of Object.entries(content)) {
-    const field = properties[name];
+    const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (!isRecord(field)) return fail(`content has a field "${name.slice(0, 50)}" the form did not ask for`);
     const problem = fieldProblem(field, value);
     if (problem) fail(`content field "${name}" ${problem}`);

@@ -1,5 +1,6 @@
 import { describeThrown } from "../util/describe-value.js";
 import { isRecord } from "../util/is-record.js";
+import { issueLines } from "../util/schema-issues.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
 
 /** How many issues the model is told about; the rest are counted. */
@@ -22,22 +23,6 @@ export async function checkToolArguments(label: string, validator: StandardSchem
   }
   if (!isRecord(result)) return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator gave no result` };
   if (!result.issues) return { ok: true, value: (result as StandardSchemaV1.SuccessResult<unknown>).value };
-  const issues = [...result.issues];
-  const lines = issues.slice(0, MAX_ISSUES).map((issue) => {
-    const path = pathOf(issue.path);
-    return `- ${path === "" ? "" : `${path}: `}${String(issue.message)}`;
-  });
-  if (issues.length > MAX_ISSUES) lines.push(`- and ${issues.length - MAX_ISSUES} more`);
+  const lines = issueLines(result.issues, MAX_ISSUES).map((line) => `- ${line}`);
   return { ok: false, message: `Invalid arguments for tool "${label}"; fix them and call it again:\n${lines.join("\n")}` };
-}
-
-/** `a.b[0].c` from an issue's path (keys or `{ key }` segments). */
-function pathOf(path: StandardSchemaV1.Issue["path"]): string {
-  let text = "";
-  for (const segment of path ?? []) {
-    const key = isRecord(segment) ? (segment as StandardSchemaV1.PathSegment).key : segment;
-    if (typeof key === "number") text += `[${key}]`;
-    else text += text === "" ? String(key) : `.${String(key)}`;
-  }
-  return text;
 }

@@ -2,7 +2,7 @@
 // turn, and a structured output that does not fit its schema.
 import { excerptOf } from "../util/describe-value.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
-import { issuePath } from "../util/standard-schema-json.js";
+import { issueLines } from "../util/schema-issues.js";
 import { CodexRpcError } from "./errors.js";
 
 /**
@@ -58,9 +58,7 @@ export class OutputValidationError extends CodexRpcError {
 
 function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   if (issues.length === 0) return "";
-  const shown = issues.slice(0, 3).map((issue) => {
-    const path = issuePath(issue);
-    return `${path === "" ? "" : `${path}: `}${String(issue.message).slice(0, 200)}`;
-  });
-  return `: ${shown.join("; ")}${issues.length > 3 ? ` (and ${issues.length - 3} more)` : ""}`;
+  const shown = issueLines(issues, 3);
+  const rest = issues.length > 3 ? ` (${shown.pop()})` : "";
+  return `: ${shown.join("; ")}${rest}`;
 }

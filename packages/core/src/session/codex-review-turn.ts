@@ -7,7 +7,7 @@ type ReviewStartParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["cli
 /** What to review: `{ type: "uncommittedChanges" }`, `{ type: "baseBranch", branch }`, `{ type: "commit", sha }`, `{ type: "custom", instructions }`. */
 export type ReviewTargetOf<T extends ProtocolTypesShape> = ReviewStartParamsOf<T> extends { target: infer X } ? X : never;
 
-export interface ReviewOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends Omit<TurnOptions<T>, "params"> {
+export interface ReviewOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends Omit<TurnOptions<T>, "params" | "outputSchema"> {
   /** `review/start`'s `delivery`: codex 0.169.0 knows only `"inline"` (the default), the review runs on this thread. */
   readonly delivery?: ReviewStartParamsOf<T> extends { delivery?: infer D } ? D : never;
 }

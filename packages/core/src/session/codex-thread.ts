@@ -56,7 +56,7 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   }
 
   /** Compacts the thread's context (`thread/compact/start`): codex runs it as a turn, returned at once. */
-  compact(options?: Omit<TurnOptions<T>, "params">): CodexTurn<T> {
+  compact(options?: Omit<TurnOptions<T>, "params" | "outputSchema">): CodexTurn<T> {
     return new CodexTurn<T>(hostStartingTurnWith(this.host, startCompaction(this.id)), this.id, [], options);
   }
 

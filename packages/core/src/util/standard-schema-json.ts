@@ -73,13 +73,3 @@ export function jsonSchemaOf(schema: SchemaInput): JsonSchemaObject | string {
   if (isStandardSchema(schema.schema) && isPlainObject(schema.jsonSchema)) return schema.jsonSchema;
   return schema;
 }
-
-/** Where an issue is, as `a.b[0]` (empty for the root). */
-export function issuePath(issue: StandardSchemaV1.Issue): string {
-  let path = "";
-  for (const segment of issue.path ?? []) {
-    const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    path += typeof key === "number" ? `[${key}]` : `${path === "" ? "" : "."}${String(key)}`;
-  }
-  return path;
-}

@@ -27,6 +27,17 @@ describe("client.fs (scripted server)", () => {
     await client.close();
   });
 
+  it("a malformed reply is a ProtocolError, never empty contents (a read-modify-write would truncate the file)", async () => {
+    const { server, client } = await connect();
+    server.respond("fs/readFile", () => ({ result: {} }));
+    server.respond("fs/readDirectory", () => ({ result: { entries: "no" } }));
+    await expect(client.fs.readTextFile("/w/a.txt")).rejects.toMatchObject({ code: "PROTOCOL_ERROR", message: expect.stringContaining("dataBase64") });
+    await expect(client.fs.readDirectory("/w")).rejects.toMatchObject({ code: "PROTOCOL_ERROR", message: expect.stringContaining("entries") });
+    server.respond("fs/readFile", () => ({ result: { dataBase64: "%%%" } }));
+    await expect(client.fs.readFile("/w/a.txt")).rejects.toMatchObject({ code: "PROTOCOL_ERROR", message: expect.stringContaining("not base64") });
+    await client.close();
+  });
+
   it("watch(): each subscriber gets its own watchId, sees only its changes, and unwatches on unsubscribe", async () => {
     const { server, client } = await connect();
     server.respond("fs/watch", (params) => ({ result: { path: (params as { path: string }).path } }));

@@ -117,6 +117,15 @@ describe("MCP elicitations (scripted server)", () => {
     expect(JSON.stringify({ reply, reported })).not.toContain("hunter2-secret");
   });
 
+  it("checks own fields only: a required field named constructor must be given, an extra __proto__ field is refused", async () => {
+    const form = { ...FORM, requestedSchema: { type: "object", properties: { constructor: { type: "string" } }, required: ["constructor"] } };
+    const missing = await answer(form, { elicitations: () => ({ action: "accept", content: {} }) });
+    expect(missing.reply).toMatchObject({ error: { code: -32603 } });
+    // Raw JSON: an object literal's `__proto__` would set the prototype, not make the field.
+    const extra = await answer(FORM, { elicitations: () => JSON.parse('{"action":"accept","content":{"name":"x","__proto__":{"a":1}}}') });
+    expect(extra.reply).toMatchObject({ error: { code: -32603 } });
+  });
+
   it("lets the handler ask codex to remember an accepted tool approval in the way it offers", async () => {
     const form = { ...FORM, _meta: { persist: ["session"] } };
     const elicitations = () => ({ action: "accept" as const, content: { name: "x" }, _meta: { persist: "session" } });

@@ -75,5 +75,18 @@ describe("checkToolArguments", () => {
       ok: false,
       message: 'Invalid arguments for tool "t": the test validator gave no result',
     });
+    // Issues that are no array, or hold nulls: still a tool error the model reads, never a throw.
+    for (const issues of [5, [null]]) {
+      expect(
+        await checkToolArguments(
+          "t",
+          validator(() => ({ issues }) as never),
+          {},
+        ),
+      ).toEqual({
+        ok: false,
+        message: 'Invalid arguments for tool "t"; fix them and call it again:\n- invalid',
+      });
+    }
   });
 });

@@ -11,6 +11,8 @@ export async function experimental(transport: Transport): Promise<void> {
   const done = await thread.review({ type: "commit", sha: "abc" }, { delivery: "inline" }).review;
   const review: string | null = done.review;
   void review;
+  // @ts-expect-error a compaction's output is codex's own summary: no outputSchema to give.
+  void thread.compact({ outputSchema: { type: "object" } });
   for await (const listed of client.threads({ limit: 1, archived: true })) void (listed.id satisfies string);
   for await (const turn of fork.turns({ sortDirection: "asc" })) void (turn.id satisfies string);
   for await (const entry of fork.items({ limit: 2 })) void (entry.turnId satisfies string);

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { SchemaOutput, StandardJSONSchemaV1, StandardSchemaV1 } from "@codex-rpc/core";
-import { issuePath, jsonSchemaOf, standardSchemaOf } from "../../src/util/standard-schema-json.js";
+import { jsonSchemaOf, standardSchemaOf } from "../../src/util/standard-schema-json.js";
 import { WEATHER_JSON_SCHEMA, weatherSchema, type Weather } from "../support/standard-schemas.js";
 
 describe("standard-schema", () => {
@@ -40,11 +40,6 @@ describe("standard-schema", () => {
     };
     expect(jsonSchemaOf(broken)).toMatch(/could not be converted to JSON Schema: transforms cannot be represented/);
     expect(jsonSchemaOf([] as never)).toMatch(/must be a Standard Schema/);
-  });
-
-  it("writes issue paths as a.b[0]", () => {
-    expect(issuePath({ message: "x", path: ["a", { key: "b" }, 0] })).toBe("a.b[0]");
-    expect(issuePath({ message: "x" })).toBe("");
   });
 
   it("types a schema's output: the Standard Schema's, the pair's, unknown for a JSON Schema", () => {
