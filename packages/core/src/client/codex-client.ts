@@ -574,9 +574,9 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     return startCommand<T>(this.#apiHost, command, options);
   }
 
-  /** Every model codex offers (`model/list`), following `nextCursor` page by page. */
-  models(options?: ModelListOptions<T>): AsyncIterable<ModelOf<T>> {
-    return listModels<T>(this.#apiHost, options);
+  /** Every model codex offers (`model/list`), following `nextCursor` page by page (`options.signal` aborts). */
+  models(params?: ModelListOptions<T>, options?: ListOptions): AsyncIterable<ModelOf<T>> {
+    return listModels<T>(this.#apiHost, params, options);
   }
 
   /** Closes the connection (and, for process transports, the server); stops reconnecting. */

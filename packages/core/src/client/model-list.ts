@@ -1,5 +1,5 @@
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
-import { isRecord } from "../util/is-record.js";
+import { paginate, type ListOptions } from "../session/paginate.js";
 import type { ApiHost } from "./api-host.js";
 
 /** `model/list`'s params in the client's protocol (`cursor` is followed for you). */
@@ -9,22 +9,14 @@ export type ModelOf<T extends ProtocolTypesShape> = ResultIn<T["clientRequests"]
 
 /**
  * Every model codex offers (`model/list`), page after page (`limit` sets the page size) until
- * `nextCursor` is null. Pages are requested as the loop reads; `break` stops asking.
+ * `nextCursor` is null, through the same paging as the thread listings: pages are requested as
+ * the loop reads, `break` stops asking, `signal` aborts, a malformed page or a repeated cursor is a
+ * ProtocolError.
  */
-export async function* listModels<T extends ProtocolTypesShape>(
+export function listModels<T extends ProtocolTypesShape>(
   host: ApiHost,
-  options: ModelListOptions<T> = {} as ModelListOptions<T>,
-): AsyncGenerator<ModelOf<T>, void, undefined> {
-  let cursor = (options as { cursor?: string | null }).cursor ?? null;
-  const seen = new Set<string>();
-  for (;;) {
-    const page = await host.request("model/list", { ...(options as object), cursor });
-    if (!isRecord(page)) return;
-    if (Array.isArray(page.data)) yield* page.data as ModelOf<T>[];
-    const next = page.nextCursor;
-    // A cursor seen before would loop for ever: stop at it.
-    if (typeof next !== "string" || seen.has(next)) return;
-    seen.add(next);
-    cursor = next;
-  }
+  params: ModelListOptions<T> = {} as ModelListOptions<T>,
+  options?: ListOptions,
+): AsyncIterable<ModelOf<T>> {
+  return paginate<ModelOf<T>>("model/list", params as object, (method, page, request) => host.request(method, page, request), options);
 }

@@ -16,22 +16,29 @@ describe("client.models() (scripted server)", () => {
     const ids: string[] = [];
     for await (const model of client.models({ limit: 2 })) ids.push(model.id);
     expect(ids).toEqual(["a", "b", "c"]);
-    expect(asked).toEqual([
-      { limit: 2, cursor: null },
-      { limit: 2, cursor: "2" },
-    ]);
+    expect(asked).toEqual([{ limit: 2 }, { limit: 2, cursor: "2" }]);
     asked.length = 0;
     for await (const model of client.models()) if (model.id === "a") break;
     expect(asked).toHaveLength(1);
     await client.close();
   });
 
-  it("stops at a cursor it has seen (a server that loops)", async () => {
+  it("a server that loops on one cursor, or answers without data, is a ProtocolError (as for the thread listings)", async () => {
     const { server, client } = await connect();
     server.respond("model/list", () => ({ result: { data: [{ id: "x" }], nextCursor: "same" } }));
     const ids: string[] = [];
-    for await (const model of client.models()) ids.push(model.id);
+    await expect(
+      (async () => {
+        for await (const model of client.models()) ids.push(model.id);
+      })(),
+    ).rejects.toMatchObject({ code: "PROTOCOL_ERROR", message: expect.stringContaining("nextCursor") });
     expect(ids).toEqual(["x", "x"]);
+    server.respond("model/list", () => ({ result: { data: "oops" } }));
+    await expect(
+      (async () => {
+        for await (const model of client.models()) void model;
+      })(),
+    ).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
     await client.close();
   });
 });
