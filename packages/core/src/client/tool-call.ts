@@ -39,7 +39,12 @@ export async function callDynamicTool(
       callId: params.callId,
       signal: cancellation.signal,
     });
-    return typeof output === "string" ? { success: true, contentItems: [{ type: "inputText", text: output }] } : output;
+    if (typeof output === "string") return { success: true, contentItems: [{ type: "inputText", text: output }] };
+    // A JavaScript handler can return anything: what is no tool response goes back as the tool failing.
+    if (!isRecord(output) || typeof output.success !== "boolean" || !Array.isArray(output.contentItems)) {
+      return failure(`Tool "${entry.label}" returned no answer (expected a string or { success, contentItems })`);
+    }
+    return output as DynamicToolCallResponse;
   } catch (error) {
     return failure(`Tool "${entry.label}" failed: ${describeThrown(error)}`);
   } finally {

@@ -99,4 +99,17 @@ describe("a tool call's signal", () => {
     expect(reply.result.contentItems[0].text).not.toContain("sk-abcdefghijklmnopqrstuvwxyz123456");
     await client.close();
   });
+
+  it("a handler that returns no tool response (undefined, a stray object) answers success: false, not a null result", async () => {
+    for (const returned of [undefined, { hello: 1 }]) {
+      const tool = defineTool({ name: "odd", description: "", inputSchema: {}, handler: () => returned as never });
+      const { server, client } = await connect({}, { tools: [tool] });
+      const reply = (await server.request("item/tool/call", { ...CALL, tool: "odd" })) as { result: { success: boolean; contentItems: [{ text: string }] } };
+      expect(reply.result).toEqual({
+        success: false,
+        contentItems: [{ type: "inputText", text: 'Tool "odd" returned no answer (expected a string or { success, contentItems })' }],
+      });
+      await client.close();
+    }
+  });
 });
