@@ -239,9 +239,13 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
         const interrupt = (id: string) => this.host.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
         // The server still runs the turn until it has taken the interrupt: the thread's next turn
         // waits for that answer (a turn/start sent before would be folded into this turn).
-        this.queueHeldBy = turnId !== undefined ? interrupt(turnId) : this.started.then(interrupt, () => undefined);
-        // Settled in this tick: the interrupt's own turn/completed must not win over the timeout.
+        let releaseHold!: () => void;
+        this.queueHeldBy = new Promise<void>((resolve) => (releaseHold = resolve));
+        // Settled first: the interrupt's own turn/completed (which a server in this process may send
+        // while the request is still being written) must not win over the timeout.
         this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
+        const interrupted = turnId !== undefined ? interrupt(turnId) : this.started.then(interrupt, () => undefined);
+        void interrupted.then(releaseHold, releaseHold);
       });
     }
 
