@@ -3,7 +3,7 @@ import type { DynamicToolNamespaceTool, DynamicToolSpec } from "@codex-rpc/proto
 import { InvalidOptionError } from "../errors/errors.js";
 import { isRecord } from "../util/is-record.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
-import { jsonSchemaOf } from "../util/standard-schema-json.js";
+import { isStandardSchema, jsonSchemaOf } from "../util/standard-schema-json.js";
 import type { DynamicTool } from "./dynamic-tools.js";
 import { jsonSchemaValidator } from "./json-schema-check.js";
 
@@ -107,11 +107,10 @@ function keyOf(namespace: string | null, name: string): string {
 
 function validatorOf(tool: DynamicTool, where: string): StandardSchemaV1["~standard"] | undefined {
   if (tool.schema === undefined) return undefined;
-  const standard = isRecord(tool.schema) || typeof tool.schema === "function" ? (tool.schema as StandardSchemaV1)["~standard"] : undefined;
-  if (!isRecord(standard) || typeof standard.validate !== "function") {
+  if (!isStandardSchema(tool.schema)) {
     throw new InvalidOptionError(where, "`schema` is not a Standard Schema (no `~standard.validate`); put a plain JSON Schema in `inputSchema`");
   }
-  return standard as StandardSchemaV1["~standard"];
+  return tool.schema["~standard"];
 }
 
 /** The JSON Schema codex gets: `inputSchema`, else the Standard Schema's own conversion of its input type. */
