@@ -9,10 +9,43 @@ export interface TurnItemUpdate<Item = ThreadItem> {
 interface ItemState {
   item: ThreadItem;
   /**
-   * Deltas since `item` was last materialised, joined only when someone looks. An array, not
-   * `text += delta`: a rope of a million small strings is a million objects for the GC to trace.
+   * Text streamed since `item` was last materialised, joined only when someone looks. Small deltas
+   * are joined in runs as they arrive (see `keepDelta`), so a turn of a million deltas keeps a few
+   * thousand strings, not a million: the heap holds the text, not a string header and an array
+   * slot per delta, and the GC has that many fewer objects to copy and trace.
    */
   parts: string[];
+  /** How many of the last `parts` are deltas not yet joined, and their length. */
+  loose: number;
+  looseLength: number;
+}
+
+/** Deltas are joined once this many are loose… */
+const JOIN_EVERY = 64;
+/**
+ * …if they are small: below this average length a string's own header (16–20 bytes) and its
+ * array slot are a real share of what it keeps. Larger deltas stay as they are, since joining them
+ * would copy far more text than it saves in overhead.
+ */
+const JOIN_BELOW_AVERAGE_LENGTH = 256;
+
+function keepDelta(state: ItemState, delta: string): void {
+  state.parts.push(delta);
+  state.loose++;
+  state.looseLength += delta.length;
+  if (state.loose < JOIN_EVERY) return;
+  if (state.looseLength < JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH) {
+    const parts = state.parts;
+    const start = parts.length - JOIN_EVERY;
+    parts[start] = parts.slice(start).join("");
+    parts.length = start + 1;
+  }
+  state.loose = 0;
+  state.looseLength = 0;
+}
+
+function freshState(item: ThreadItem): ItemState {
+  return { item, parts: [], loose: 0, looseLength: 0 };
 }
 
 /**
@@ -34,16 +67,16 @@ export class TurnItemsFold {
       case "item/started":
       case "item/completed": {
         const id = notification.params.item.id;
-        this.items.set(id, { item: notification.params.item, parts: [] });
+        this.setItem(notification.params.item);
         if (notification.method === "item/completed") this.completed.add(id);
         this.lastId = id;
         return notification.method === "item/started" ? "started" : "completed";
       }
       case "item/agentMessage/delta":
       case "item/commandExecution/outputDelta": {
-        const state = this.items.get(notification.params.itemId);
+        const state = this.stateOf(notification.params.itemId);
         if (!state) return undefined;
-        state.parts.push(notification.params.delta);
+        keepDelta(state, notification.params.delta);
         this.lastId = notification.params.itemId;
         return "delta";
       }
@@ -59,7 +92,7 @@ export class TurnItemsFold {
 
   /** Records an item's final shape from elsewhere (a turn read back from the server). */
   record(item: ThreadItem): void {
-    this.items.set(item.id, { item, parts: [] });
+    this.setItem(item);
     this.completed.add(item.id);
   }
 
@@ -84,6 +117,23 @@ export class TurnItemsFold {
   }
 
   private lastId: string | undefined;
+  /** The item the last delta went to: deltas come in runs, and comparing the id is cheaper than hashing it anew. */
+  private lastDeltaId: string | undefined;
+  private lastDeltaState: ItemState | undefined;
+
+  private setItem(item: ThreadItem): void {
+    this.items.set(item.id, freshState(item));
+    this.lastDeltaId = undefined;
+    this.lastDeltaState = undefined;
+  }
+
+  private stateOf(id: string): ItemState | undefined {
+    if (id !== this.lastDeltaId) {
+      this.lastDeltaId = id;
+      this.lastDeltaState = this.items.get(id);
+    }
+    return this.lastDeltaState;
+  }
 
   private materialise(state: ItemState): ThreadItem {
     if (state.parts.length === 0) return state.item;
@@ -93,6 +143,8 @@ export class TurnItemsFold {
     if (item.type === "agentMessage") state.item = { ...item, text: (typeof item.text === "string" ? item.text : "") + grown };
     else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
     state.parts = [];
+    state.loose = 0;
+    state.looseLength = 0;
     return state.item;
   }
 }
