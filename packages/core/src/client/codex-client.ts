@@ -286,7 +286,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       threadEnded: (threadId: string) => void this.#openThreads.delete(threadId),
       listenToThread: (threadId: string, listener: ThreadListener) => this.#router.listenToThread(threadId, listener),
     };
-    this.#router = new NotificationRouter(parts, new Set(this.#protocol.serverNotificationMethods));
+    this.#router = new NotificationRouter(parts, this.#protocol.serverNotificationMethods);
     this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
       elicitations: options.elicitations as UntypedServerRequestHandler | undefined,
       userInput: options.userInput as UntypedServerRequestHandler | undefined,

@@ -4,7 +4,7 @@ import { ValidationFailedError, type ConnectionClosedError } from "../errors/err
 import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
 import type { JsonRpcConnection } from "../rpc/json-rpc-connection.js";
 import { threadIdOf } from "../session/notification-routing.js";
-import { malformedReason } from "../session/notification-shape.js";
+import { shapeCheckOf, type ShapeCheck } from "../session/notification-shape.js";
 import type { ThreadListener } from "../session/session-host.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { Multicast } from "../util/multicast.js";
@@ -12,6 +12,14 @@ import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 
 /** After these a thread is no longer open here: it is not resumed after a reconnect. */
 const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/archived", "thread/deleted"]);
+
+/** What routing does with one known method, worked out once: the hot path makes one map lookup. */
+interface MethodRoute {
+  /** What the client reads of the params, checked; undefined when it reads nothing. */
+  readonly check: ShapeCheck | undefined;
+  readonly endsThread: boolean;
+  readonly resolvesServerRequest: boolean;
+}
 
 /** What the router reads of the client it routes for. */
 export interface NotificationRouterHost {
@@ -29,13 +37,36 @@ export interface NotificationRouterHost {
 export class NotificationRouter {
   private readonly typedNotifications = new Multicast<ServerNotification>();
   private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
-  /** Turns listening to their thread's notifications, by thread id: one map lookup per message. */
-  private readonly threadListeners = new Map<string, Set<ThreadListener>>();
+  /**
+   * Turns listening to their thread's notifications, by thread id: one map lookup per message. The
+   * arrays are replaced, never changed, so a listener that joins or leaves while a message is being
+   * delivered does not change who gets that message.
+   */
+  private readonly threadListeners = new Map<string, readonly ThreadListener[]>();
+  /** The methods this protocol version knows. */
+  private readonly routes = new Map<string, MethodRoute>();
+  /**
+   * The last method and thread looked up, and what was found. A string parsed from JSON is a new
+   * string each time, so a map lookup hashes it anew; comparing it with the last one (a stream is
+   * mostly deltas of one item) is several times cheaper.
+   */
+  private lastMethod: string | undefined;
+  private lastRoute: MethodRoute | undefined;
+  private lastThreadId: string | undefined;
+  private lastListeners: readonly ThreadListener[] | undefined;
 
   constructor(
     private readonly host: NotificationRouterHost,
-    private readonly knownNotifications: ReadonlySet<string>,
-  ) {}
+    knownMethods: Iterable<string>,
+  ) {
+    for (const method of knownMethods) {
+      this.routes.set(method, {
+        check: shapeCheckOf(method),
+        endsThread: THREAD_ENDINGS.has(method),
+        resolvesServerRequest: method === "serverRequest/resolved",
+      });
+    }
+  }
 
   /** Notifications, typed: all of them, or one method's params. Hot and shared. */
   notifications(method?: string): Observable<unknown> {
@@ -59,31 +90,33 @@ export class NotificationRouter {
   route(notification: JsonRpcNotification): void {
     // A method this version does not know goes to unknownNotifications() only, never to the typed
     // streams or a turn's events: they promise ServerNotification.
-    if (!this.knownNotifications.has(notification.method)) {
+    const route = this.routeOf(notification.method);
+    if (route === undefined) {
       this.untypedNotifications.next(notification);
       return;
     }
     const reported = this.host.validators ? this.validate(notification) : false;
-    const malformed = malformedReason(notification.method, notification.params);
+    const malformed = route.check?.(notification.params);
     if (malformed !== undefined) {
       if (!reported)
         this.host.connection.report({ kind: "malformed-message", message: `${notification.method}: ${malformed}`, excerpt: excerptOf(notification) });
       this.typedNotifications.next(notification as ServerNotification);
       return;
     }
-    if (THREAD_ENDINGS.has(notification.method)) {
+    if (route.endsThread) {
       const threadId = threadIdOf(notification.params);
       if (threadId !== undefined) this.host.threadEnded(threadId);
     }
-    if (notification.method === "serverRequest/resolved") {
+    if (route.resolvesServerRequest) {
       const params = notification.params as ServerNotificationMap["serverRequest/resolved"]["params"];
       this.host.connection.withdrawServerRequest(params.requestId);
     }
     this.typedNotifications.next(notification as ServerNotification);
     const threadId = threadIdOf(notification.params);
-    const listeners = threadId === undefined ? undefined : this.threadListeners.get(threadId);
+    const listeners = threadId === undefined ? undefined : this.listenersOf(threadId);
     if (listeners) {
-      for (const listener of listeners) {
+      for (let i = 0; i < listeners.length; i++) {
+        const listener = listeners[i]!;
         try {
           listener.notification(notification as ServerNotification);
         } catch (error) {
@@ -96,6 +129,29 @@ export class NotificationRouter {
         }
       }
     }
+  }
+
+  private routeOf(method: string): MethodRoute | undefined {
+    if (method !== this.lastMethod) {
+      this.lastMethod = method;
+      this.lastRoute = this.routes.get(method);
+    }
+    return this.lastRoute;
+  }
+
+  private listenersOf(threadId: string): readonly ThreadListener[] | undefined {
+    if (threadId !== this.lastThreadId) {
+      this.lastThreadId = threadId;
+      this.lastListeners = this.threadListeners.get(threadId);
+    }
+    return this.lastListeners;
+  }
+
+  private setListeners(threadId: string, listeners: readonly ThreadListener[]): void {
+    if (listeners.length === 0) this.threadListeners.delete(threadId);
+    else this.threadListeners.set(threadId, listeners);
+    this.lastThreadId = undefined;
+    this.lastListeners = undefined;
   }
 
   /** Reports a notification that fails its schema; returns whether it did. */
@@ -115,22 +171,25 @@ export class NotificationRouter {
    * closes first, until the returned disposer is called.
    */
   listenToThread(threadId: string, listener: ThreadListener): () => void {
-    let listeners = this.threadListeners.get(threadId);
-    if (!listeners) {
-      listeners = new Set();
-      this.threadListeners.set(threadId, listeners);
-    }
-    listeners.add(listener);
+    this.setListeners(threadId, [...(this.threadListeners.get(threadId) ?? []), listener]);
+    let listening = true;
     return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.threadListeners.get(threadId) === listeners) this.threadListeners.delete(threadId);
+      if (!listening) return;
+      listening = false;
+      this.setListeners(
+        threadId,
+        (this.threadListeners.get(threadId) ?? []).filter((other) => other !== listener),
+      );
     };
   }
 
   /** The connection closed: every listening turn gets the error and stops listening. */
   connectionClosed(error: ConnectionClosedError): void {
-    for (const listeners of [...this.threadListeners.values()]) for (const listener of [...listeners]) listener.closed(error);
+    const all = [...this.threadListeners.values()];
     this.threadListeners.clear();
+    this.lastThreadId = undefined;
+    this.lastListeners = undefined;
+    for (const listeners of all) for (const listener of listeners) listener.closed(error);
   }
 
   /** Closed for good: the streams complete. */
@@ -142,7 +201,7 @@ export class NotificationRouter {
   /** How many turns listen for their thread's notifications (for leak checks). */
   get threadListenerCount(): number {
     let count = 0;
-    for (const listeners of this.threadListeners.values()) count += listeners.size;
+    for (const listeners of this.threadListeners.values()) count += listeners.length;
     return count;
   }
 

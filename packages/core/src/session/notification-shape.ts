@@ -48,10 +48,12 @@ const CHECKS: Readonly<Record<string, Check>> = {
     }),
 };
 
-/** Why the client cannot use this notification, or undefined when it can. */
-export function malformedReason(method: string, params: unknown): string | undefined {
-  const check = CHECKS[method];
+/** Why the client cannot use a notification's params, or undefined when it can. */
+export type ShapeCheck = (params: unknown) => string | undefined;
+
+/** The check for one method's params, or undefined for a method whose params the client never reads. */
+export function shapeCheckOf(method: string): ShapeCheck | undefined {
+  const check = Object.hasOwn(CHECKS, method) ? CHECKS[method] : undefined;
   if (!check) return undefined;
-  if (!isRecord(params)) return `params is ${describe(params)}, not an object`;
-  return check(params);
+  return (params) => (isRecord(params) ? check(params) : `params is ${describe(params)}, not an object`);
 }
