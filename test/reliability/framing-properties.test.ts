@@ -119,6 +119,9 @@ const DECODER_VARIANTS: Readonly<Record<string, Partial<NdjsonDecoderOptions>>> 
   portable: {},
   "ascii-check": { isAscii },
   "ascii-check+latin1": { isAscii, decodeAscii: latin1 },
+  // The chunks below are fresh copies never written to again, as a pipe's are.
+  "retained chunks": { retainChunks: true },
+  "retained chunks, ascii-check+latin1": { isAscii, decodeAscii: latin1, retainChunks: true },
 };
 
 function decode(chunks: readonly Uint8Array[], maxLineBytes: number, variant: Partial<NdjsonDecoderOptions>): string[] {

@@ -70,6 +70,8 @@ export class NodeStdioTransport implements Transport {
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
       ...nodeDecoding,
+      // A pipe's 'data' event hands out a new Buffer per read and never writes to it again.
+      retainChunks: true,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });

@@ -5,8 +5,6 @@ import type { TransportDiagnostic } from "./transport-diagnostic.js";
 const LF = 0x0a;
 const CR = 0x0d;
 
-const encoder = new TextEncoder();
-
 /** The first error a callback threw while a chunk was decoded: rethrown once the chunk is done. */
 interface Errors {
   first: { error: unknown } | undefined;
@@ -37,19 +35,27 @@ export interface NdjsonDecoderOptions {
    * copy, `Buffer.prototype.latin1Slice`). Without it, `decodeUtf8` is used.
    */
   readonly decodeAscii?: (bytes: Uint8Array, start: number, end: number) => string;
+  /**
+   * The source never writes to a chunk after pushing it (Node streams and sockets hand out a new
+   * Buffer per read; a web byte stream transfers each chunk): the decoder may then keep views of
+   * the chunks a long line spans instead of copies. Copying them costs as much again as the line
+   * itself: every copy of a large line lands in memory the process has not touched yet. Default
+   * false: the decoder copies what it keeps.
+   */
+  readonly retainChunks?: boolean;
 }
 
 /**
  * Splits a byte stream into newline-delimited JSON messages.
  *
- * Most of the protocol is ASCII, so a chunk that is all ASCII is decoded once, split as a string,
- * and each line parsed on its own (one bad line never affects another); the start of a line that
- * continues into the next chunk is kept as text. A chunk holding any other byte takes the byte
- * path: it is searched for `\n` and each complete line is decoded once, so a multi-byte character
- * split across chunks needs no special care and one non-ASCII line does not make its neighbours
- * two-byte strings (slower to parse). A partial line is kept as a list of parts and joined once
- * when its newline arrives: joining on every chunk would be quadratic in the line's length. Bad
- * lines are reported and skipped; input never makes it throw.
+ * Most of the protocol is ASCII, so a run of a chunk that is all ASCII is decoded once, split as a
+ * string, and each line parsed on its own (one bad line never affects another). A run holding any
+ * other byte takes the byte path: it is searched for `\n` and each complete line is decoded once,
+ * so one non-ASCII line does not make its neighbours two-byte strings (slower to parse). The start
+ * of a line that continues into the next chunk is kept as bytes, a list of parts joined once when
+ * its newline arrives (joining on every chunk would be quadratic in the line's length), so a
+ * character split across chunks needs no special care. Bad lines are reported and skipped; input
+ * never makes it throw.
  */
 export class NdjsonDecoder {
   readonly #maxLineBytes: number;
@@ -58,10 +64,9 @@ export class NdjsonDecoder {
   readonly #decodeUtf8: (bytes: Uint8Array, start: number, end: number) => string;
   readonly #isAscii: ((bytes: Uint8Array, start: number, end: number) => boolean) | undefined;
   readonly #decodeAscii: (bytes: Uint8Array, start: number, end: number) => string;
+  readonly #retainChunks: boolean;
 
-  /** The start of the current line, when it began in an earlier chunk: as text while every byte
-   * of it was ASCII, else as copied bytes. At most one of the two is non-empty. */
-  #pendingText: string[] = [];
+  /** The start of the current line, when it began in an earlier chunk: views or copies of its bytes. */
   #pending: Uint8Array[] = [];
   #pendingBytes = 0;
   /** The current line is over the limit: its bytes are counted and dropped until its newline. */
@@ -81,41 +86,32 @@ export class NdjsonDecoder {
     const textDecoder = new TextDecoder();
     this.#decodeUtf8 = options.decodeUtf8 ?? ((bytes, start, end) => textDecoder.decode(viewOf(bytes, start, end)));
     this.#decodeAscii = options.decodeAscii ?? this.#decodeUtf8;
+    this.#retainChunks = options.retainChunks ?? false;
   }
 
   /**
-   * Decodes the complete lines in `chunk` and keeps the rest for the next call. The decoder copies
-   * what it keeps, so the caller may reuse `chunk`. If a callback throws, the rest of the chunk is
-   * still decoded and the first error is rethrown at the end.
+   * Decodes the complete lines in `chunk` and keeps the rest for the next call. Unless
+   * `retainChunks` was set, the decoder copies what it keeps, so the caller may reuse `chunk`. If a
+   * callback throws, the rest of the chunk is still decoded and the first error is rethrown at the
+   * end.
    */
   push(chunk: Uint8Array): void {
     const errors: Errors = { first: undefined };
-    let start = 0;
-    // A line whose start is held as bytes ends on the byte path, whatever this chunk holds.
-    if (this.#pending.length > 0) start = this.#pushBytes(chunk, 0, true, errors);
+    // A line that began in an earlier chunk ends on the byte path, whatever this chunk holds.
+    const start = this.#dropping || this.#pendingBytes > 0 ? this.#pushBytes(chunk, 0, true, errors) : 0;
     if (start < chunk.length) {
       const text = this.#asciiText(chunk, start);
-      if (text !== undefined) this.#pushText(text, errors);
-      else {
-        if (this.#pendingText.length > 0) this.#pending = [encoder.encode(this.#pendingText.join(""))];
-        this.#pendingText = [];
-        this.#pushBytes(chunk, start, false, errors);
-      }
+      if (text !== undefined) this.#pushText(text, chunk, errors);
+      else this.#pushBytes(chunk, start, false, errors);
     }
     if (errors.first) throw errors.first.error;
   }
 
   /** The input ended: decodes a final line that had no newline, and resets for reuse. */
   end(): void {
-    if (this.#dropping) {
-      this.#finishDroppedLine();
-    } else if (this.#pendingText.length > 0) {
-      const line = this.#pendingText.join("");
-      this.#pendingText = [];
-      this.#pendingBytes = 0;
-      this.#textLine(line);
-    } else if (this.#pendingBytes > 0) {
-      const line = this.#takePending(new Uint8Array(0), 0, 0);
+    if (this.#dropping) this.#finishDroppedLine();
+    else if (this.#pendingBytes > 0) {
+      const line = this.#takePending(EMPTY, 0, 0);
       this.#decodeLine(line, 0, line.length);
     }
   }
@@ -133,51 +129,22 @@ export class NdjsonDecoder {
     return text.length === end - start ? text : undefined;
   }
 
-  /** An all-ASCII piece of the stream (so characters are bytes): finishes, parses and keeps lines. */
-  #pushText(text: string, errors: Errors): void {
+  /**
+   * `text` is the end of `chunk`, all ASCII (so characters are bytes) and no line in progress:
+   * parses its complete lines and keeps the bytes of the last one if it has no newline yet.
+   */
+  #pushText(text: string, chunk: Uint8Array, errors: Errors): void {
     const lines = text.split("\n");
     const last = lines.length - 1;
-    let first = 0;
-    if (this.#dropping || this.#pendingBytes > 0) {
-      // The first piece ends the line in progress, or adds to it when it is also the last.
-      first = 1;
-      const piece = lines[0]!;
-      if (!this.#dropping && this.#pendingBytes + piece.length > this.#maxLineBytes + 1) this.#startDropping();
-      if (this.#dropping) {
-        if (piece.length > 0) {
-          this.#droppedBytes += piece.length;
-          this.#droppedEndsWithCr = piece.charCodeAt(piece.length - 1) === CR;
-        }
-        if (last > 0) this.#guard(errors, () => this.#finishDroppedLine());
-      } else if (last === 0) {
-        this.#pendingText.push(piece);
-        this.#pendingBytes += piece.length;
-      } else {
-        this.#pendingText.push(piece);
-        const line = this.#pendingText.join("");
-        this.#pendingText = [];
-        this.#pendingBytes = 0;
-        this.#guard(errors, () => this.#textLine(line));
-      }
-      if (last === 0) return;
-    }
-    for (let i = first; i < last; i++) {
+    for (let i = 0; i < last; i++) {
       try {
         this.#textLine(lines[i]!);
       } catch (error) {
         errors.first ??= { error };
       }
     }
-    // The start of a line that continues in the next chunk.
-    const tail = lines[last]!;
-    if (tail.length > this.#maxLineBytes + 1) {
-      this.#startDropping();
-      this.#droppedBytes = tail.length;
-      this.#droppedEndsWithCr = tail.charCodeAt(tail.length - 1) === CR;
-    } else if (tail.length > 0) {
-      this.#pendingText.push(tail);
-      this.#pendingBytes = tail.length;
-    }
+    const tail = lines[last]!.length;
+    if (tail > 0) this.#keep(chunk, chunk.length - tail, chunk.length);
   }
 
   /** One complete ASCII line, its `\n` removed. */
@@ -193,36 +160,25 @@ export class NdjsonDecoder {
    */
   #pushBytes(chunk: Uint8Array, start: number, firstLineOnly: boolean, errors: Errors): number {
     const length = chunk.length;
-    const limit = this.#maxLineBytes + 1; // room for the `\r` of a CRLF line at the limit
     while (start < length) {
       const newline = chunk.indexOf(LF, start);
       const end = newline === -1 ? length : newline;
-
-      if (!this.#dropping && this.#pendingBytes + (end - start) > limit) this.#startDropping();
-
-      if (this.#dropping) {
-        if (end > start) {
-          this.#droppedBytes += end - start;
-          this.#droppedEndsWithCr = chunk[end - 1] === CR;
-        }
-        if (newline === -1) return length;
-        start = newline + 1;
-        this.#guard(errors, () => this.#finishDroppedLine());
-        if (firstLineOnly) return start;
-        continue;
-      }
-
       if (newline === -1) {
-        this.#pending.push(copyOf(chunk, start, length));
-        this.#pendingBytes += length - start;
+        this.#keep(chunk, start, length);
         return length;
       }
-
       const lineStart = start;
       start = newline + 1;
       try {
-        if (this.#pendingBytes === 0) this.#decodeLine(chunk, lineStart, end);
-        else {
+        if (this.#dropping) {
+          this.#drop(chunk, lineStart, end);
+          this.#finishDroppedLine();
+        } else if (this.#pendingBytes === 0) this.#decodeLine(chunk, lineStart, end);
+        else if (this.#pendingBytes + (end - lineStart) > this.#maxLineBytes + 1) {
+          this.#startDropping();
+          this.#drop(chunk, lineStart, end);
+          this.#finishDroppedLine();
+        } else {
           const line = this.#takePending(chunk, lineStart, end);
           this.#decodeLine(line, 0, line.length);
         }
@@ -234,33 +190,46 @@ export class NdjsonDecoder {
     return start;
   }
 
+  /** `chunk[start, end)` starts or continues the line in progress: kept, or counted once it is too long. */
+  #keep(chunk: Uint8Array, start: number, end: number): void {
+    // room for the `\r` of a CRLF line at the limit
+    if (!this.#dropping && this.#pendingBytes + (end - start) > this.#maxLineBytes + 1) this.#startDropping();
+    if (this.#dropping) {
+      this.#drop(chunk, start, end);
+      return;
+    }
+    this.#pending.push(this.#retainChunks ? viewOf(chunk, start, end) : copyOf(chunk, start, end));
+    this.#pendingBytes += end - start;
+  }
+
   /** The current line is too long already: stop keeping it and only count what is left of it. */
   #startDropping(): void {
     this.#dropping = true;
     this.#droppedBytes = this.#pendingBytes;
     this.#pending = [];
-    this.#pendingText = [];
     this.#pendingBytes = 0;
   }
 
-  #guard(errors: Errors, run: () => void): void {
-    try {
-      run();
-    } catch (error) {
-      errors.first ??= { error };
-    }
+  #drop(chunk: Uint8Array, start: number, end: number): void {
+    if (end === start) return;
+    this.#droppedBytes += end - start;
+    this.#droppedEndsWithCr = chunk[end - 1] === CR;
   }
 
+  /** The kept start of the line and `chunk[start, end)`, its end, as one array. */
   #takePending(chunk: Uint8Array, start: number, end: number): Uint8Array {
-    const line = new Uint8Array(this.#pendingBytes + (end - start));
+    const parts = this.#pending;
+    const total = this.#pendingBytes + (end - start);
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    if (parts.length === 1 && end === start) return parts[0]!;
+    const line = new Uint8Array(total);
     let offset = 0;
-    for (const part of this.#pending) {
+    for (const part of parts) {
       line.set(part, offset);
       offset += part.length;
     }
     line.set(viewOf(chunk, start, end), offset);
-    this.#pending = [];
-    this.#pendingBytes = 0;
     return line;
   }
 
@@ -283,14 +252,13 @@ export class NdjsonDecoder {
     this.#parseLine(this.#decodeUtf8(chunk, start, stop), bytes);
   }
 
-  /** One line's text → a message, or a diagnostic. `bytes` is counted only when a diagnostic needs it. */
-  #parseLine(text: string, knownBytes: number | undefined): void {
+  /** One line's text (`bytes` long in UTF-8) → a message, or a diagnostic. */
+  #parseLine(text: string, bytes: number): void {
     let value: unknown;
     try {
       value = JSON.parse(text);
     } catch {
       if (text.trim() === "") return; // a blank line is a no-op, not garbage
-      const bytes = knownBytes ?? utf8Length(text);
       this.#onDiagnostic({
         kind: "invalid-json",
         message: `dropped a line of ${bytes} bytes that is not valid JSON`,
@@ -300,7 +268,6 @@ export class NdjsonDecoder {
       return;
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      const bytes = knownBytes ?? utf8Length(text);
       this.#onDiagnostic({
         kind: "not-an-object",
         message: `dropped a line of ${bytes} bytes that is JSON but not an object (${Array.isArray(value) ? "array" : value === null ? "null" : typeof value})`,
@@ -321,10 +288,7 @@ export class NdjsonDecoder {
   }
 }
 
-/** The UTF-8 size of a line that was decoded as part of a larger run (diagnostics only). */
-function utf8Length(text: string): number {
-  return encoder.encode(text).length;
-}
+const EMPTY = new Uint8Array(0);
 
 /**
  * A view of `bytes[start, end)` made with the Uint8Array constructor. `subarray` and `slice` build

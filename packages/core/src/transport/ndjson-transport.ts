@@ -43,6 +43,8 @@ export interface NdjsonTransportOptions {
   readonly isAscii?: NdjsonDecoderOptions["isAscii"];
   /** A copy for bytes known to be ASCII (see NdjsonDecoderOptions.decodeAscii). */
   readonly decodeAscii?: NdjsonDecoderOptions["decodeAscii"];
+  /** The input never writes to a chunk it has handed over (see NdjsonDecoderOptions.retainChunks). Default false. */
+  readonly retainChunks?: boolean;
   /**
    * After the input ends, how long to wait for `ended` before closing with reason "eof"; after
    * `ended`, how long to wait for the input to drain. Default 1000 ms.
@@ -121,6 +123,7 @@ class NdjsonChannelTransport implements NdjsonTransport {
       decodeUtf8: options.decodeUtf8,
       isAscii: options.isAscii,
       decodeAscii: options.decodeAscii,
+      retainChunks: options.retainChunks,
       onMessage: (message) => this.#inbox.deliver(message),
       onDiagnostic: (diagnostic) => this.#diagnostics.next(diagnostic),
     });
