@@ -71,9 +71,9 @@ function floorKeep(w) {
 }
 
 async function framing(w) {
-  const { NdjsonDecoder, nodeDecoding } = await ours();
+  const { NdjsonDecoder, STDIO_DECODING } = await ours();
   let n = 0;
-  const decoder = new NdjsonDecoder({ onMessage: () => n++, ...nodeDecoding });
+  const decoder = new NdjsonDecoder({ onMessage: () => n++, ...STDIO_DECODING });
   const start = performance.now();
   await deliver(w.chunks, (piece) => decoder.push(piece));
   decoder.end();

@@ -59,6 +59,9 @@ export async function ours() {
     ...(await importBuilt("packages/stdio/dist/index.js")),
     loadValidators: (await importBuilt("packages/protocol/generated/stable/validators.js")).loadValidators,
   };
+  // The decoder options NodeStdioTransport runs with: Node's slicers, and a pipe's chunks kept as
+  // views (a pipe never writes to a Buffer it has handed out; nor do the stages here).
+  built.STDIO_DECODING ??= { ...built.nodeDecoding, retainChunks: true };
   return built;
 }
 
@@ -70,7 +73,7 @@ export const INITIALIZE_RESULT = { userAgent: "bench/0.169.0", codexHome: "/tmp/
  * feeds the server's bytes with `feed`. The thread is made by hand (`threadFor`).
  */
 export async function connectedClient(w, { validate = false } = {}) {
-  const { CodexClient, NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, clientInternals, nodeDecoding, loadValidators } = await ours();
+  const { CodexClient, NdjsonDecoder, createNdjsonTransport, encodeNdjsonLine, clientInternals, STDIO_DECODING, loadValidators } = await ours();
   let sink;
   let endWith;
   const ended = new Promise((resolve) => (endWith = resolve));
@@ -84,7 +87,7 @@ export async function connectedClient(w, { validate = false } = {}) {
   const transport = createNdjsonTransport({
     input: (s) => (sink = s),
     write: (bytes) => server.push(bytes),
-    ...nodeDecoding,
+    ...STDIO_DECODING,
     shutdown: async () => (sink.end(), endWith({ reason: "closed" }), ended),
     ended,
   });

@@ -40,7 +40,7 @@ export function longLine(fixture, bytes) {
 }
 
 async function stagesOf(w) {
-  const { NdjsonDecoder, nodeDecoding } = await ours();
+  const { NdjsonDecoder, STDIO_DECODING } = await ours();
   return {
     floor: async () => {
       const start = performance.now();
@@ -52,7 +52,7 @@ async function stagesOf(w) {
     ours: async () => {
       let delta;
       const decoder = new NdjsonDecoder({
-        ...nodeDecoding,
+        ...STDIO_DECODING,
         onMessage: (message) => (delta = message.params.delta),
         onDiagnostic: (d) => {
           throw new Error(d.message);
