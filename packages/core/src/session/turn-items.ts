@@ -1,4 +1,5 @@
 import type { ServerNotification, ThreadItem } from "@codex-rpc/protocol";
+import { StreamedText } from "./streamed-text.js";
 
 /** One step in an item's life: `item.text` (agent messages) and `aggregatedOutput` (commands) grow by deltas. */
 export interface TurnItemUpdate<Item = ThreadItem> {
@@ -8,44 +9,12 @@ export interface TurnItemUpdate<Item = ThreadItem> {
 
 interface ItemState {
   item: ThreadItem;
-  /**
-   * Text streamed since `item` was last materialised, joined only when someone looks. Small deltas
-   * are joined in runs as they arrive (see `keepDelta`), so a turn of a million deltas keeps a few
-   * thousand strings, not a million: the heap holds the text, not a string header and an array
-   * slot per delta, and the GC has that many fewer objects to copy and trace.
-   */
-  parts: string[];
-  /** How many of the last `parts` are deltas not yet joined, and their length. */
-  loose: number;
-  looseLength: number;
-}
-
-/** Deltas are joined once this many are loose… */
-const JOIN_EVERY = 64;
-/**
- * …if they are small: below this average length a string's own header (16–20 bytes) and its
- * array slot are a real share of what it keeps. Larger deltas stay as they are, since joining them
- * would copy far more text than it saves in overhead.
- */
-const JOIN_BELOW_AVERAGE_LENGTH = 256;
-
-function keepDelta(state: ItemState, delta: string): void {
-  state.parts.push(delta);
-  state.loose++;
-  state.looseLength += delta.length;
-  if (state.loose < JOIN_EVERY) return;
-  if (state.looseLength < JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH) {
-    const parts = state.parts;
-    const start = parts.length - JOIN_EVERY;
-    parts[start] = parts.slice(start).join("");
-    parts.length = start + 1;
-  }
-  state.loose = 0;
-  state.looseLength = 0;
+  /** Text streamed since `item` was last materialised, joined only when someone looks. */
+  streamed: StreamedText;
 }
 
 function freshState(item: ThreadItem): ItemState {
-  return { item, parts: [], loose: 0, looseLength: 0 };
+  return { item, streamed: new StreamedText() };
 }
 
 /**
@@ -76,7 +45,7 @@ export class TurnItemsFold {
       case "item/commandExecution/outputDelta": {
         const state = this.stateOf(notification.params.itemId);
         if (!state) return undefined;
-        keepDelta(state, notification.params.delta);
+        state.streamed.append(notification.params.delta);
         this.lastId = notification.params.itemId;
         return "delta";
       }
@@ -136,15 +105,12 @@ export class TurnItemsFold {
   }
 
   private materialise(state: ItemState): ThreadItem {
-    if (state.parts.length === 0) return state.item;
+    if (state.streamed.isEmpty) return state.item;
     const item = state.item;
-    const grown = state.parts.join("");
+    const grown = state.streamed.take();
     // A server that sent the item without its text must not turn it into "undefined…".
     if (item.type === "agentMessage") state.item = { ...item, text: (typeof item.text === "string" ? item.text : "") + grown };
     else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
-    state.parts = [];
-    state.loose = 0;
-    state.looseLength = 0;
     return state.item;
   }
 }

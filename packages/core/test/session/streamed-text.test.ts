@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { StreamedText } from "../../src/session/streamed-text.js";
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
+function randomSource(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe("StreamedText", () => {
+  it("starts empty and gives back the empty string", () => {
+    const text = new StreamedText();
+    expect(text.isEmpty).toBe(true);
+    expect(text.take()).toBe("");
+  });
+
+  it.each([1, 2, 3, 4, 5])("gives back exactly what was appended, taken at random moments (seed %i)", (seed) => {
+    const random = randomSource(seed);
+    const text = new StreamedText();
+    let expected = "";
+    let taken = "";
+    // Runs of tiny pieces (joined twice over), runs of large ones (kept as they are), and mixes.
+    for (let i = 0; i < 20_000; i++) {
+      const size = random() < 0.02 ? 300 + Math.floor(random() * 3000) : Math.floor(random() * 40);
+      const piece = `${i}:`.padEnd(size, String.fromCharCode(97 + (i % 26)));
+      text.append(piece);
+      expected += piece;
+      if (random() < 0.0005) {
+        taken += text.take();
+        expect(taken).toBe(expected);
+        expect(text.isEmpty).toBe(true);
+      }
+    }
+    expect(text.isEmpty).toBe(expected.length === taken.length);
+    expect(taken + text.take()).toBe(expected);
+  });
+});
