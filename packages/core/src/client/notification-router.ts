@@ -8,7 +8,7 @@ import { shapeCheckOf, type ShapeCheck } from "../session/notification-shape.js"
 import type { ThreadListener } from "../session/session-host.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { Multicast } from "../util/multicast.js";
-import { validationErrors, type ValidatorTables } from "./validator-tables.js";
+import { validationErrors, type ValidatorFunction, type ValidatorTables } from "./validator-tables.js";
 
 /** After these a thread is no longer open here: it is not resumed after a reconnect. */
 const THREAD_ENDINGS: ReadonlySet<string> = new Set(["thread/closed", "thread/archived", "thread/deleted"]);
@@ -54,6 +54,9 @@ export class NotificationRouter {
   private lastRoute: MethodRoute | undefined;
   private lastThreadId: string | undefined;
   private lastListeners: readonly ThreadListener[] | undefined;
+  private validatorsLooked: ValidatorTables | undefined;
+  private validatorMethod: string | undefined;
+  private validator: ValidatorFunction | undefined;
 
   constructor(
     private readonly host: NotificationRouterHost,
@@ -95,7 +98,8 @@ export class NotificationRouter {
       this.untypedNotifications.next(notification);
       return;
     }
-    const reported = this.host.validators ? this.validate(notification) : false;
+    const validators = this.host.validators;
+    const reported = validators ? this.validate(notification, validators) : false;
     const malformed = route.check?.(notification.params);
     if (malformed !== undefined) {
       if (!reported)
@@ -155,8 +159,14 @@ export class NotificationRouter {
   }
 
   /** Reports a notification that fails its schema; returns whether it did. */
-  private validate(notification: JsonRpcNotification): boolean {
-    const validate = this.host.validators?.serverNotificationValidators[notification.method]?.params;
+  private validate(notification: JsonRpcNotification, validators: ValidatorTables): boolean {
+    // Looked up again only when the method (or the table) changes, like the route.
+    if (validators !== this.validatorsLooked || notification.method !== this.validatorMethod) {
+      this.validatorsLooked = validators;
+      this.validatorMethod = notification.method;
+      this.validator = validators.serverNotificationValidators[notification.method]?.params;
+    }
+    const validate = this.validator;
     if (!validate) return false;
     const errors = validationErrors(validate, notification.params);
     if (!errors) return false;
