@@ -13,7 +13,8 @@
 // faster). Rows report min–median–max over the rounds of time and of ratio.
 //   floor              JSON.parse of the pre-split lines (strings made in advance), synchronous
 //   floor, keeping     the same, keeping every delta string in an array (information)
-//   framing            NdjsonDecoder (@codex-rpc/core/transport) with Node's decoding, as stdio runs it
+//   framing            NdjsonDecoder (@codex-rpc/core/transport) with Node's decoding, as stdio runs it;
+//                      and on the delta lines alone, beside the floor of those lines
 //   client → text$     CodexClient over the NDJSON transport to a subscriber of the turn's text$ (agent
 //                      deltas) or of its events$ filtered to output deltas (command output), validation
 //                      off and on, until `completed`
@@ -37,9 +38,12 @@ import { codexWorkload, deliver, loadFixture, syntheticWorkload, WORKLOADS } fro
 
 const PIPE_SERVER = fileURLToPath(new URL("./pipe-server.mjs", import.meta.url));
 
+const FLOOR_LABELS = { floor: "JSON.parse", floor2: 'JSON.parse, "jsonrpc":"2.0" lines', floorDeltas: "JSON.parse, the delta lines" };
+
 export const STAGES = [
   { key: "floorKeep", label: "floor, keeping every delta string (information)", floor: "floor" },
   { key: "framing", label: "our framing + parse (NdjsonDecoder)", floor: "floor" },
+  { key: "framingDeltas", label: "our framing + parse, the delta lines alone (no start/completion lines)", floor: "floorDeltas" },
   { key: "client", label: "our full client → text$ (command output: events$), validation off", floor: "floor" },
   { key: "clientValidated", label: "our full client → text$ (command output: events$), validation on", floor: "floor" },
   { key: "pipe", label: "our full client over a real pipe (NodeStdioTransport)", floor: "floor" },
@@ -70,15 +74,15 @@ function floorKeep(w) {
   return elapsed;
 }
 
-async function framing(w) {
+async function framing({ lines, chunks }) {
   const { NdjsonDecoder, STDIO_DECODING } = await ours();
   let n = 0;
   const decoder = new NdjsonDecoder({ onMessage: () => n++, ...STDIO_DECODING });
   const start = performance.now();
-  await deliver(w.chunks, (piece) => decoder.push(piece));
+  await deliver(chunks, (piece) => decoder.push(piece));
   decoder.end();
   const elapsed = performance.now() - start;
-  if (n !== w.lines.length) throw new Error(`framing lost messages: ${n}/${w.lines.length}`);
+  if (n !== lines.length) throw new Error(`framing lost messages: ${n}/${lines.length}`);
   return elapsed;
 }
 
@@ -132,8 +136,10 @@ function stageRunners(w, file) {
   return {
     floor: () => floor(w.lines),
     floor2: () => floor(rpc2.lines),
+    floorDeltas: () => floor(w.deltasOnly.lines),
     floorKeep: () => floorKeep(w),
     framing: () => framing(w),
+    framingDeltas: () => framing(w.deltasOnly),
     client: () => client(w, false),
     clientValidated: () => client(w, true),
     pipe: () => pipe(w, file),
@@ -191,13 +197,7 @@ export function printWorkload(result, out = console.log) {
   out(
     `\n${result.name}: ${result.deltas.toLocaleString("en")} deltas of ${result.deltaLineBytes} B, ${result.lines.toLocaleString("en")} lines, ${(result.bytes / 1e6).toFixed(1)} MB in ${result.chunks} chunks, longest line ${(result.longestLineBytes / 1e6).toFixed(1)} MB`,
   );
-  const rows = Object.values(result.rows).map((row) => [
-    row.label,
-    fmt.ms(row.ms),
-    fmt.ratio(row.ratio),
-    row.floor === "floor" ? "JSON.parse" : 'JSON.parse, "jsonrpc":"2.0" lines',
-    fmt.ms(row.floorMs),
-  ]);
+  const rows = Object.values(result.rows).map((row) => [row.label, fmt.ms(row.ms), fmt.ratio(row.ratio), FLOOR_LABELS[row.floor], fmt.ms(row.floorMs)]);
   out(markdownTable(["stage", "time, median [min–max]", "× the floor before it", "floor", "floor time"], rows));
 }
 

@@ -59,9 +59,16 @@ export function evaluateTargets(results) {
     );
   }
   {
+    // Both readings of "on 240 B lines": the delta lines alone, and the whole stream (whose two
+    // completion lines carry the whole text, 6.4 MB each).
     const w = workload(results, WORKLOAD_240);
-    const ratio = w?.rows.framing?.ratio.median;
-    add(`framing + parse ≥ 0.9× the floor (${WORKLOAD_240})`, ratio, ratio >= 0.9, ratio === undefined ? "not run" : `${ratio.toFixed(2)}×`);
+    for (const [key, what] of [
+      ["framingDeltas", "the 240 B delta lines alone"],
+      ["framing", `the whole ${WORKLOAD_240} stream`],
+    ]) {
+      const ratio = w?.rows[key]?.ratio.median;
+      add(`framing + parse ≥ 0.9× the floor (${what})`, ratio, ratio >= 0.9, ratio === undefined ? "not run" : `${ratio.toFixed(2)}×`);
+    }
   }
   for (const name of [WORKLOAD_240, WORKLOAD_20K]) {
     const w = workload(results, name);

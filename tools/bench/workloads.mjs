@@ -163,6 +163,11 @@ function finish(w) {
     deltaMethod: DELTA_METHOD[w.kind],
     /** Size of one delta line (the first), newline not counted. */
     deltaLineBytes: deltaBytes,
+    /** Only the delta lines (no turn/item start or completion lines), as lines and chunks. */
+    get deltasOnly() {
+      this._deltasOnly ??= { lines: deltaLines, chunks: chunk(Buffer.from(`${deltaLines.join("\n")}\n`)) };
+      return this._deltasOnly;
+    },
     /** The same lines as JSON-RPC 2.0 (`"jsonrpc":"2.0"` first), for the peers that require it. */
     get rpc2() {
       this._rpc2 ??= jsonRpc2(this.lines);
