@@ -123,7 +123,7 @@ export function codexWorkload(fixture, { kind, count, lineBytes, name }) {
 }
 
 /**
- * The old synthetic workload of tools/bench-decode.mjs (information only): 200 000 agent-message
+ * The synthetic workload of the former tools/bench-decode.mjs (information only): 200 000 agent-message
  * deltas of ~267 B with no item/started, item/completed or turn/completed around them.
  */
 export function syntheticWorkload(fixture, count = 200_000) {
