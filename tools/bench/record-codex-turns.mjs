@@ -16,8 +16,10 @@
 //               approved by the client (approvalPolicy "untrusted", approvals "accept"), then a text
 //   file-change `apply_patch` through exec_command (codex turns a shell apply_patch into a
 //               fileChange item), approved, then a text
-//   reasoning   NOT recorded: the mock provider's script language (`reply.*`) has no reasoning
-//               output item in @codex-rpc/testing 0.169.0-era, so codex never emits reasoning deltas.
+//   reasoning   a reasoning item of ~2 KB in 42 deltas (a ~1 KB reasoning text in 14
+//               `item/reasoning/textDelta`, then two ~512 B summary parts in 14
+//               `item/reasoning/summaryTextDelta` each, after their `summaryPartAdded`), then a text
+//               in 4 deltas
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
@@ -39,6 +41,13 @@ const LONG_TEXT = Array.from(
   (_, i) => `Paragraph ${i + 1} of the answer explains one more step of the change: what the function reads, what it returns, and why the caller needs it. `,
 ).join("");
 const COMMAND = "for i in $(seq 1 300); do printf 'line %d of the build output: compiling module %d\\n' $i $i; [ $((i % 50)) -eq 0 ] && sleep 0.05; done; true";
+const REASONING_TEXT = Array.from({ length: 12 }, (_, i) => `Step ${i + 1}: the caller passes the parsed value on, so the parser must keep its shape. `).join(
+  "",
+);
+const REASONING_SUMMARY = [
+  `**Reading the parser**\n\n${"The parser returns one value per line and the caller keeps each one for the next step. ".repeat(5)}`,
+  `**Planning the change**\n\n${"Keep the returned shape, add the new field, and update the one caller that reads it. ".repeat(5)}`,
+];
 const PATCH = ["*** Begin Patch", "*** Add File: notes.md", "+# Notes", "+", "+The benchmark fixture was recorded here.", "*** End Patch"].join("\n");
 
 const script = [
@@ -47,6 +56,7 @@ const script = [
   reply.text("The build printed 300 lines and succeeded.", { chunks: 6 }),
   reply.execCommand({ cmd: `apply_patch <<'EOF'\n${PATCH}\nEOF`, sandbox_permissions: "require_escalated", justification: "Write the notes" }),
   reply.text("I added notes.md.", { chunks: 4 }),
+  reply.text("The parser keeps its shape.", { chunks: 4, reasoning: { text: REASONING_TEXT, summary: REASONING_SUMMARY, chunks: 14 } }),
 ];
 
 const provider = await MockResponsesProvider.start({ script });
@@ -77,7 +87,7 @@ const client = await CodexClient.connect(transport, {
 
 const outcomes = {};
 try {
-  for (const name of ["long-text", "command", "file-change"]) {
+  for (const name of ["long-text", "command", "file-change", "reasoning"]) {
     scenario = `${name}:thread`;
     const thread = await client.startThread({ cwd: workspace, approvalPolicy: "untrusted" });
     scenario = name;
@@ -111,7 +121,13 @@ for (const r of recorded) {
 console.log(`recorded ${lines.length} lines from codex ${CODEX_VERSION} into ${args.out}`);
 console.log(JSON.stringify(outcomes));
 for (const [key, n] of Object.entries(methods)) console.log(`  ${String(n).padStart(4)}  ${key}`);
-const missing = ["item/agentMessage/delta", "item/commandExecution/outputDelta"].filter((m) => !recorded.some((r) => r.line.includes(`"method":"${m}"`)));
+const missing = [
+  "item/agentMessage/delta",
+  "item/commandExecution/outputDelta",
+  "item/reasoning/textDelta",
+  "item/reasoning/summaryPartAdded",
+  "item/reasoning/summaryTextDelta",
+].filter((m) => !recorded.some((r) => r.line.includes(`"method":"${m}"`)));
 if (!recorded.some((r) => r.line.includes('"type":"fileChange"')))
   console.log("no fileChange item was recorded (apply_patch through exec_command was not intercepted)");
 if (missing.length > 0) {

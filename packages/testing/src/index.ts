@@ -4,6 +4,7 @@ export {
   type CutStreamOptions,
   type ExecCommandArguments,
   type FunctionCallOptions,
+  type ReasoningOptions,
   type ReviewFinding,
   type ReviewVerdict,
   type TextOptions,
@@ -17,6 +18,7 @@ export type {
   ScriptedFunctionCall,
   ScriptedMessage,
   ScriptedOutputItem,
+  ScriptedReasoning,
   ScriptedReply,
   ScriptedUsage,
   StreamReply,
@@ -32,8 +34,11 @@ export type {
   ResponsesMessageItem,
   ResponsesOutputItem,
   ResponsesOutputText,
+  ResponsesReasoningItem,
+  ResponsesReasoningText,
   ResponsesResponse,
   ResponsesStreamEvent,
+  ResponsesSummaryText,
   ResponsesUsage,
 } from "./responses-stream-event.js";
 export { createCodexHome, type CodexHome, type CodexHomeOptions, type ModelProviderEndpoint } from "./codex-home.js";

@@ -1,7 +1,16 @@
 // The script language: `reply.text("Hello", { chunks: 3 })`, `reply.execCommand({ cmd: "ls" })`, …
 // Each builder returns one ScriptedReply, the answer to one model request.
 
-import type { FailedResponseReply, FunctionCallReply, HangReply, HttpErrorReply, ScriptedOutputItem, ScriptedUsage, StreamReply } from "./scripted-reply.js";
+import type {
+  FailedResponseReply,
+  FunctionCallReply,
+  HangReply,
+  HttpErrorReply,
+  ScriptedOutputItem,
+  ScriptedReasoning,
+  ScriptedUsage,
+  StreamReply,
+} from "./scripted-reply.js";
 
 /** The arguments of codex's `exec_command` tool, as its schema in the request body spells them. */
 export interface ExecCommandArguments {
@@ -29,10 +38,25 @@ export interface UserInputQuestion {
   readonly options: readonly { readonly label: string; readonly description: string }[];
 }
 
+/** What the model reasons before it answers (`reply.reasoning`, or `reply.text`'s `reasoning` option). */
+export interface ReasoningOptions {
+  /**
+   * The reasoning summary: one part (a string) or several; each part is split into `chunks`
+   * deltas, or give a part as an array to choose its deltas yourself.
+   */
+  readonly summary?: string | readonly (string | readonly string[])[];
+  /** The raw reasoning text (one `reasoning_text` content part), split into `chunks` deltas, or its deltas. */
+  readonly text?: string | readonly string[];
+  /** How many deltas each summary part and the text are split into (default 1; never empty ones). */
+  readonly chunks?: number;
+}
+
 export interface TextOptions {
   /** How many `response.output_text.delta` events to split the text into (default 1; never empty ones). */
   readonly chunks?: number;
   readonly usage?: ScriptedUsage;
+  /** Stream a `reasoning` output item before the message. */
+  readonly reasoning?: ReasoningOptions;
 }
 
 export interface FunctionCallOptions {
@@ -97,6 +121,12 @@ function splitIntoChunks(text: string, chunks: number): string[] {
   return pieces;
 }
 
+function scriptedReasoning(options: ReasoningOptions): ScriptedReasoning {
+  const split = (text: string | readonly string[]) => (typeof text === "string" ? splitIntoChunks(text, options.chunks ?? 1) : [...text]);
+  const parts = options.summary === undefined ? [] : typeof options.summary === "string" ? [options.summary] : options.summary;
+  return { type: "reasoning", summary: parts.map(split), ...(options.text === undefined ? {} : { text: split(options.text) }) };
+}
+
 function stream(output: readonly ScriptedOutputItem[], usage: ScriptedUsage | undefined): StreamReply {
   return { kind: "stream", output, usage: usage ?? DEFAULT_USAGE };
 }
@@ -121,7 +151,18 @@ export const reply = {
    */
   text(text: string | readonly string[], options: TextOptions = {}): StreamReply {
     const deltas = typeof text === "string" ? splitIntoChunks(text, options.chunks ?? 1) : [...text];
-    return stream([{ type: "message", deltas }], options.usage);
+    const message: ScriptedOutputItem = { type: "message", deltas };
+    return stream(options.reasoning === undefined ? [message] : [scriptedReasoning(options.reasoning), message], options.usage);
+  },
+
+  /**
+   * A `reasoning` output item alone: the reasoning text's deltas, then each summary part's. Codex
+   * shows it as a `reasoning` item with `item/reasoning/*` deltas. Put it before an answer with
+   * `reply.combined(reply.reasoning({ … }), reply.execCommand({ … }))`, or use `reply.text`'s
+   * `reasoning` option.
+   */
+  reasoning(options: ReasoningOptions & { readonly usage?: ScriptedUsage }): StreamReply {
+    return stream([scriptedReasoning(options)], options.usage);
   },
 
   /**

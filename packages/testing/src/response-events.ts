@@ -3,6 +3,7 @@
 //   response.created
 //   per output item:  response.output_item.added
 //                     response.output_text.delta × deltas        (messages only)
+//                     reasoning text and summary events          (reasoning only, see reasoning-events.ts)
 //                     response.output_item.done
 //   response.completed                                           (with usage)
 //
@@ -11,19 +12,22 @@
 // treats a stream without `response.completed` (or one whose `response` has no `id`) as
 // disconnected.
 
+import { reasoningEvents, reasoningItem } from "./reasoning-events.js";
 import type { ResponsesOutputItem, ResponsesResponse, ResponsesStreamEvent, ResponsesUsage } from "./responses-stream-event.js";
 import type { FailedResponseReply, ScriptedOutputItem, ScriptedUsage, StreamReply } from "./scripted-reply.js";
 
 /** Ids and names that vary per request; the provider makes them unique. */
 export interface ResponseIdentity {
   readonly responseId: string;
-  /** Makes output item ids unique: `msg_<tag>_<index>`, `fc_<tag>_<index>`. */
+  /** Makes output item ids unique: `msg_<tag>_<index>`, `fc_<tag>_<index>`, `rs_<tag>_<index>`. */
   readonly itemIdTag: string;
   /** Echoed from the request body, as the real API does. */
   readonly model: string;
   /** Unix seconds. */
   readonly createdAt: number;
 }
+
+const ID_PREFIX: Record<ScriptedOutputItem["type"], string> = { message: "msg", function_call: "fc", reasoning: "rs" };
 
 function toResponsesUsage(usage: ScriptedUsage): ResponsesUsage {
   return {
@@ -37,6 +41,7 @@ function toResponsesUsage(usage: ScriptedUsage): ResponsesUsage {
 
 function outputItem(item: ScriptedOutputItem, id: string, done: boolean): ResponsesOutputItem {
   const status = done ? "completed" : "in_progress";
+  if (item.type === "reasoning") return reasoningItem(item, id, done);
   if (item.type === "message") {
     return {
       type: "message",
@@ -76,7 +81,7 @@ export function streamReplyEvents(reply: StreamReply, identity: ResponseIdentity
   const finished: ResponsesOutputItem[] = [];
   reply.output.forEach((item, outputIndex) => {
     // Codex reuses a message's id as the `agentMessage` item id clients see.
-    const itemId = `${item.type === "message" ? "msg" : "fc"}_${identity.itemIdTag}_${outputIndex}`;
+    const itemId = `${ID_PREFIX[item.type]}_${identity.itemIdTag}_${outputIndex}`;
     events.push({ type: "response.output_item.added", output_index: outputIndex, item: outputItem(item, itemId, false) });
     if (item.type === "message") {
       for (const delta of item.deltas) {
@@ -89,6 +94,7 @@ export function streamReplyEvents(reply: StreamReply, identity: ResponseIdentity
         });
       }
     }
+    if (item.type === "reasoning") events.push(...reasoningEvents(item, itemId, outputIndex));
     const done = outputItem(item, itemId, true);
     finished.push(done);
     events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });

@@ -37,7 +37,30 @@ export interface ResponsesFunctionCallItem {
   readonly status: "in_progress" | "completed";
 }
 
-export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem;
+export interface ResponsesSummaryText {
+  readonly type: "summary_text";
+  readonly text: string;
+}
+
+export interface ResponsesReasoningText {
+  readonly type: "reasoning_text";
+  readonly text: string;
+}
+
+/** `summary` is empty in `output_item.added`; `content` only when the reply scripted a reasoning text. */
+export interface ResponsesReasoningItem {
+  readonly type: "reasoning";
+  readonly id: string;
+  readonly summary: readonly ResponsesSummaryText[];
+  readonly content?: readonly ResponsesReasoningText[];
+}
+
+export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesReasoningItem;
+
+interface ReasoningEventTarget {
+  readonly item_id: string;
+  readonly output_index: number;
+}
 
 export interface ResponsesResponse {
   readonly id: string;
@@ -61,6 +84,15 @@ export type ResponsesStreamEvent =
       readonly content_index: number;
       readonly delta: string;
     }
+  | (ReasoningEventTarget & { readonly type: "response.reasoning_text.delta"; readonly content_index: number; readonly delta: string })
+  | (ReasoningEventTarget & { readonly type: "response.reasoning_text.done"; readonly content_index: number; readonly text: string })
+  | (ReasoningEventTarget & {
+      readonly type: "response.reasoning_summary_part.added" | "response.reasoning_summary_part.done";
+      readonly summary_index: number;
+      readonly part: ResponsesSummaryText;
+    })
+  | (ReasoningEventTarget & { readonly type: "response.reasoning_summary_text.delta"; readonly summary_index: number; readonly delta: string })
+  | (ReasoningEventTarget & { readonly type: "response.reasoning_summary_text.done"; readonly summary_index: number; readonly text: string })
   | { readonly type: "response.output_item.done"; readonly output_index: number; readonly item: ResponsesOutputItem }
   | { readonly type: "response.completed"; readonly response: ResponsesResponse }
   | { readonly type: "response.failed"; readonly response: ResponsesResponse };

@@ -20,7 +20,19 @@ export interface ScriptedFunctionCall {
   readonly callId: string;
 }
 
-export type ScriptedOutputItem = ScriptedMessage | ScriptedFunctionCall;
+/**
+ * A `reasoning` output item, streamed before the answer: the model's reasoning text (one
+ * `reasoning_text` content part) and/or its summary (`summary_text` parts).
+ */
+export interface ScriptedReasoning {
+  readonly type: "reasoning";
+  /** Each summary part in the pieces it is streamed in (`response.reasoning_summary_text.delta`). */
+  readonly summary: readonly (readonly string[])[];
+  /** The reasoning text in its pieces (`response.reasoning_text.delta`); absent: the item has no `content`. */
+  readonly text?: readonly string[];
+}
+
+export type ScriptedOutputItem = ScriptedMessage | ScriptedFunctionCall | ScriptedReasoning;
 
 /** Token counts reported in `response.completed` (codex turns them into `thread/tokenUsage/updated`). */
 export interface ScriptedUsage {

@@ -122,6 +122,67 @@ describe("MockResponsesProvider", () => {
     ]);
   });
 
+  it("streams reasoning before the message: its text deltas, then each summary part, as the Responses API does", async () => {
+    const script = [reply.text("Done.", { reasoning: { text: "Look first.", summary: ["**Plan**", ["Rea", "d it"]], chunks: 2 } })];
+    provider = await MockResponsesProvider.start({ script });
+    const frames = parseSse(await (await postResponses(provider)).text());
+    expect(frames.every((frame) => frame.event === frame.data.type)).toBe(true);
+    const at = { item_id: "rs_mock_0_0", output_index: 0 };
+    expect(frames.slice(1, -4).map((frame) => frame.data)).toEqual([
+      { type: "response.output_item.added", output_index: 0, item: { type: "reasoning", id: "rs_mock_0_0", summary: [] } },
+      { type: "response.reasoning_text.delta", ...at, content_index: 0, delta: "Look " },
+      { type: "response.reasoning_text.delta", ...at, content_index: 0, delta: "first." },
+      { type: "response.reasoning_text.done", ...at, content_index: 0, text: "Look first." },
+      { type: "response.reasoning_summary_part.added", ...at, summary_index: 0, part: { type: "summary_text", text: "" } },
+      { type: "response.reasoning_summary_text.delta", ...at, summary_index: 0, delta: "**Pl" },
+      { type: "response.reasoning_summary_text.delta", ...at, summary_index: 0, delta: "an**" },
+      { type: "response.reasoning_summary_text.done", ...at, summary_index: 0, text: "**Plan**" },
+      { type: "response.reasoning_summary_part.done", ...at, summary_index: 0, part: { type: "summary_text", text: "**Plan**" } },
+      { type: "response.reasoning_summary_part.added", ...at, summary_index: 1, part: { type: "summary_text", text: "" } },
+      { type: "response.reasoning_summary_text.delta", ...at, summary_index: 1, delta: "Rea" },
+      { type: "response.reasoning_summary_text.delta", ...at, summary_index: 1, delta: "d it" },
+      { type: "response.reasoning_summary_text.done", ...at, summary_index: 1, text: "Read it" },
+      { type: "response.reasoning_summary_part.done", ...at, summary_index: 1, part: { type: "summary_text", text: "Read it" } },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: {
+          type: "reasoning",
+          id: "rs_mock_0_0",
+          summary: [
+            { type: "summary_text", text: "**Plan**" },
+            { type: "summary_text", text: "Read it" },
+          ],
+          content: [{ type: "reasoning_text", text: "Look first." }],
+        },
+      },
+    ]);
+    // The message follows as output item 1, and response.completed lists both items.
+    expect(frames.at(-4)?.data).toEqual(expect.objectContaining({ type: "response.output_item.added", output_index: 1 }));
+    const completed = frames.at(-1)?.data;
+    expect(completed?.type === "response.completed" ? completed.response.output.map((item) => item.id) : undefined).toEqual(["rs_mock_0_0", "msg_mock_0_1"]);
+  });
+
+  it("a summary-only reasoning item has no content and no reasoning_text events", async () => {
+    provider = await MockResponsesProvider.start({ script: [reply.reasoning({ summary: "Short." })] });
+    const frames = parseSse(await (await postResponses(provider)).text());
+    expect(frames.map((frame) => frame.event)).toEqual([
+      "response.created",
+      "response.output_item.added",
+      "response.reasoning_summary_part.added",
+      "response.reasoning_summary_text.delta",
+      "response.reasoning_summary_text.done",
+      "response.reasoning_summary_part.done",
+      "response.output_item.done",
+      "response.completed",
+    ]);
+    expect(frames.at(-2)?.data).toEqual({
+      type: "response.output_item.done",
+      output_index: 0,
+      item: { type: "reasoning", id: "rs_mock_0_0", summary: [{ type: "summary_text", text: "Short." }] },
+    });
+  });
+
   it("combined puts several output items in one response, in order", async () => {
     const call = reply.execCommand({ cmd: "ls" });
     provider = await MockResponsesProvider.start({ script: [reply.combined(reply.text("Let me look."), call)] });
@@ -263,6 +324,28 @@ describe("reply builders", () => {
     expect(deltas(reply.text("😀😀😀", { chunks: 2 }))).toEqual(["😀", "😀😀"]);
     expect(deltas(reply.text("", { chunks: 3 }))).toEqual([]);
     expect(deltas(reply.text(["Hel", "", "lo"]))).toEqual(["Hel", "", "lo"]);
+  });
+
+  it("reasoning splits each summary part and the text into `chunks` deltas, or takes them as given", () => {
+    expect(reply.reasoning({ summary: ["ab", "cd"], text: "xyz", chunks: 2 }).output).toEqual([
+      {
+        type: "reasoning",
+        summary: [
+          ["a", "b"],
+          ["c", "d"],
+        ],
+        text: ["x", "yz"],
+      },
+    ]);
+    expect(reply.reasoning({ summary: "whole" }).output).toEqual([{ type: "reasoning", summary: [["whole"]] }]);
+    expect(reply.reasoning({ summary: [["pie", "ces"]], text: ["a", "b"], chunks: 9 }).output).toEqual([
+      { type: "reasoning", summary: [["pie", "ces"]], text: ["a", "b"] },
+    ]);
+    expect(reply.reasoning({ text: "only" }).output).toEqual([{ type: "reasoning", summary: [], text: ["only"] }]);
+    const answer = reply.text("hi", { reasoning: { summary: "think" }, usage: { inputTokens: 1, outputTokens: 2, reasoningOutputTokens: 1 } });
+    expect(answer.output.map((item) => item.type)).toEqual(["reasoning", "message"]);
+    expect(answer.usage.reasoningOutputTokens).toBe(1);
+    expect(reply.text("hi").output.map((item) => item.type)).toEqual(["message"]);
   });
 
   it("function calls get unique call ids and JSON-encoded arguments", () => {
