@@ -3,10 +3,11 @@
 // codex 0.169.0 sends (workloads.mjs), all on the same bytes in the same process. A measuring
 // program, not a test: it never fails on a number.
 //
-// Usage: node tools/bench/decode.mjs [--rounds N] [--scale F] [--only NAME] [--skip-peers] [--json FILE]
+// Usage: node tools/bench/decode.mjs [--rounds N] [--scale F] [--only NAME] [--stages LIST] [--skip-peers] [--json FILE]
 //   --rounds N    measured rounds after a warm-up round (default 7; at least 7 for figures you quote)
 //   --scale F     multiply every workload's delta count by F (e.g. 0.05 for a quick check)
 //   --only NAME   only the workloads whose name contains NAME
+//   --stages LIST only these stages (comma-separated keys of STAGES, e.g. framing,client)
 //
 // Each round runs every stage once, each stage right after its own floor measurement, and the
 // stage's ratio is that floor's time over the stage's time (1.0× = as fast as the floor; higher is
@@ -151,13 +152,13 @@ function stageRunners(w, file) {
 }
 
 /** Measures one workload: per round, each stage right after its floor. */
-export async function measureWorkload(w, { rounds, skipPeers = false, log = () => {} }) {
+export async function measureWorkload(w, { rounds, skipPeers = false, only, log = () => {} }) {
   const dir = mkdtempSync(join(os.tmpdir(), "codex-rpc-bench-"));
   const file = join(dir, "workload.ndjson");
   writeFileSync(file, w.bytes);
   try {
     const run = stageRunners(w, file);
-    const stages = STAGES.filter((stage) => !(skipPeers && stage.peer));
+    const stages = STAGES.filter((stage) => !(skipPeers && stage.peer) && (only === undefined || only.includes(stage.key)));
     const samples = Object.fromEntries(stages.map((stage) => [stage.key, { ms: [], floorMs: [], ratio: [] }]));
     for (let round = 0; round <= rounds; round++) {
       log(round === 0 ? " warm-up" : ` ${round}`);
@@ -208,6 +209,7 @@ async function main() {
       scale: { type: "string", default: "1" },
       only: { type: "string" },
       "skip-peers": { type: "boolean", default: false },
+      stages: { type: "string" },
       synthetic: { type: "boolean", default: true },
       json: { type: "string" },
     },
@@ -228,7 +230,12 @@ async function main() {
     // One workload in memory at a time.
     const w = spec.build();
     process.stderr.write(`${w.name}:`);
-    const result = await measureWorkload(w, { rounds, skipPeers: args["skip-peers"], log: (text) => process.stderr.write(text) });
+    const result = await measureWorkload(w, {
+      rounds,
+      skipPeers: args["skip-peers"],
+      only: args.stages?.split(","),
+      log: (text) => process.stderr.write(text),
+    });
     process.stderr.write("\n");
     printWorkload(result);
     results.push(result);

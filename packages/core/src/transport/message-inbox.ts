@@ -8,7 +8,8 @@ import { Observable, type Subscriber, type TeardownLogic } from "rxjs";
  */
 export class MessageInbox<T> {
   readonly messages$: Observable<T>;
-  readonly #live = new Set<Subscriber<T>>();
+  /** Replaced, never changed, when a subscriber joins or leaves: `deliver` is an indexed loop. */
+  #live: readonly Subscriber<T>[] = [];
   /** Messages received before the first subscriber; undefined once it has subscribed. */
   #backlog: T[] | undefined = [];
   #completed = false;
@@ -19,13 +20,17 @@ export class MessageInbox<T> {
 
   deliver(message: T): void {
     if (this.#backlog) this.#backlog.push(message);
-    else for (const subscriber of this.#live) subscriber.next(message);
+    else {
+      const live = this.#live;
+      for (let i = 0; i < live.length; i++) live[i]!.next(message);
+    }
   }
 
   complete(): void {
     this.#completed = true;
-    for (const subscriber of [...this.#live]) subscriber.complete();
-    this.#live.clear();
+    const live = this.#live;
+    this.#live = [];
+    for (const subscriber of live) subscriber.complete();
   }
 
   #subscribe(subscriber: Subscriber<T>): TeardownLogic {
@@ -41,7 +46,9 @@ export class MessageInbox<T> {
       subscriber.complete();
       return;
     }
-    this.#live.add(subscriber);
-    return () => this.#live.delete(subscriber);
+    this.#live = [...this.#live, subscriber];
+    return () => {
+      this.#live = this.#live.filter((other) => other !== subscriber);
+    };
   }
 }
