@@ -1,4 +1,4 @@
-import { Subject, type Observable, type Subscription } from "rxjs";
+import { Subject, type Observable, type Unsubscribable } from "rxjs";
 import {
   ConnectionClosedError,
   JSON_RPC_INTERNAL_ERROR,
@@ -18,6 +18,7 @@ import { checkJson, describeThrown, excerptOf } from "../util/describe-value.js"
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
 import type { Transport, TransportDiagnostic } from "../transport/transport.js";
+import { listenDirectly } from "../transport/message-inbox.js";
 
 export interface RequestOptions {
   /**
@@ -123,7 +124,7 @@ export class JsonRpcConnection {
   private readonly backoffs = new Set<(error: unknown) => void>();
   private readonly requestTimeoutMs: number;
   private readonly retry: OverloadRetryOptions;
-  private readonly subscriptions: Subscription[] = [];
+  private readonly subscriptions: Unsubscribable[] = [];
   private nextId = 1;
   private closeInfo: TransportCloseInfo | undefined;
 
@@ -138,7 +139,7 @@ export class JsonRpcConnection {
     this.diagnostics$ = this.diagnosticSubject.asObservable();
     this.subscriptions.push(
       transport.diagnostics$.subscribe((diagnostic) => this.diagnosticSubject.next(diagnostic)),
-      transport.messages$.subscribe({ next: (message) => this.dispatch(message) }),
+      listenDirectly(transport.messages$, (message) => this.dispatch(message)),
     );
     this.closed = transport.closed.then((info) => {
       this.shutDown(info);
