@@ -77,10 +77,12 @@ export function evaluateTargets(results) {
   }
   const memory = results.memory;
   const last = memory?.during?.at(-1);
+  // Within 2%: the heap figure itself moves by about 1 B per delta between checkpoints (a turn's
+  // fixed state, collector timing), while a per-delta overhead shows as 20 B or more.
   add(
-    "heap kept during a turn ≤ the deltas' own text (bytes per delta)",
+    "heap kept during a turn ≤ the deltas' own text, within 2% (bytes per delta)",
     last?.bytesPerDelta,
-    last?.bytesPerDelta <= memory?.deltaTextBytes,
+    last?.bytesPerDelta <= memory?.deltaTextBytes * 1.02,
     last === undefined ? "not run" : `${last.bytesPerDelta.toFixed(1)} B per delta, text ${memory.deltaTextBytes} B`,
   );
   add(
