@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Where a stage spends its time: runs it a few times, records the last run with the inspector's
+// sampling CPU profiler (what `node --cpu-prof` records, but only around the measured run, not the
+// workload's construction or the floor), and prints the frames with the most self time as a share
+// of the samples that are not idle. Writes the profile for Chrome DevTools. A measuring program.
+//
+// Usage: node tools/bench/profile.mjs [client|framing|long-line] [--out FILE.cpuprofile]
+//   client     the full client → text$ on agent deltas 200 000 × 240 B (validation off)
+//   framing    NdjsonDecoder alone on the same bytes
+//   long-line  NdjsonDecoder on one 64 MiB line
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { parseArgs } from "node:util";
+import { connectedClient, ensureGc, gc, ours, subscribeDeltas } from "./lib.mjs";
+import { longLine } from "./long-lines.mjs";
+import { codexWorkload, deliver, loadFixture } from "./workloads.mjs";
+
+await ensureGc(import.meta.url);
+const { values: args, positionals } = parseArgs({ allowPositionals: true, options: { out: { type: "string" } } });
+const what = positionals[0] ?? "client";
+const fixture = loadFixture();
+
+async function decoderRun(chunks) {
+  const { NdjsonDecoder, STDIO_DECODING } = await ours();
+  const decoder = new NdjsonDecoder({ onMessage: () => {}, ...STDIO_DECODING });
+  return async () => {
+    await deliver(chunks, (piece) => decoder.push(piece));
+    decoder.end();
+  };
+}
+
+const RUNS = {
+  async client() {
+    const w = codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 });
+    const { client, thread, feed } = await connectedClient(w);
+    const turn = thread.run("bench");
+    const counter = subscribeDeltas(turn, w);
+    await turn.started;
+    return async () => {
+      await deliver(w.chunks, feed);
+      await turn.completed;
+      counter.subscription.unsubscribe();
+      await client.close();
+    };
+  },
+  framing: () => decoderRun(codexWorkload(fixture, { name: "framing", kind: "agent", count: 200_000, lineBytes: 240 }).chunks),
+  "long-line": () => decoderRun(longLine(fixture, 64 * 1024 * 1024).chunks),
+};
+if (!RUNS[what]) throw new Error(`unknown stage ${what}: one of ${Object.keys(RUNS).join(", ")}`);
+
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.setSamplingInterval", { interval: 100 });
+let profile;
+for (let round = 0; round < 4; round++) {
+  const run = await RUNS[what]();
+  gc();
+  const last = round === 3;
+  if (last) await session.post("Profiler.start");
+  await run();
+  if (last) ({ profile } = await session.post("Profiler.stop"));
+}
+if (args.out) writeFileSync(args.out, JSON.stringify(profile));
+
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const selfTime = new Map();
+let busy = 0;
+profile.samples.forEach((id, i) => {
+  // The first sample's time runs from before the profiler started.
+  if (i === 0) return;
+  const { functionName, url, lineNumber } = nodes.get(id).callFrame;
+  // Idle time, and the inspector's own wait for Profiler.stop, are not the stage's.
+  if (functionName === "(idle)" || functionName === "(program)" || (functionName === "dispatch" && url === "")) return;
+  const where = url === "" ? "" : ` ${url.replace(/^.*\/(packages|tools)\//, "").replace("/dist/", "/")}:${lineNumber + 1}`;
+  const key = `${functionName || "(anonymous)"}${where}`;
+  selfTime.set(key, (selfTime.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  busy += profile.timeDeltas[i] ?? 0;
+});
+console.log(`${what}: top frames by self time, share of ${(busy / 1000).toFixed(0)} ms of samples that are not idle`);
+for (const [frame, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${((time / busy) * 100).toFixed(1).padStart(5)}%  ${frame}`);
