@@ -46,12 +46,7 @@ function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-// Known intermittent failure under a loaded machine (about one full CI run in three since
-// 2026-11-24, also on the code before that day's changes): the turn after the reconnect never
-// reaches the mock model ("2 model requests so far"); alone it passes every time. Retried while
-// the cause (codex's resumed state of the killed turn, or the provider's hanging response) is found.
 it("survives the server being killed and restarted on the same port: in-flight work fails typed, the thread resumes, a new turn runs", {
-  retry: 2,
   timeout: 120_000,
 }, async () => {
   const env = { PATH: process.env.PATH ?? "", ...home.env };
@@ -70,6 +65,10 @@ it("survives the server being killed and restarted on the same port: in-flight w
   // answer: both are in flight at the cut.
   const running = thread.run("this one hangs");
   await within(30_000, running.started, "the hanging turn's start");
+  // `turn/started` can come before codex has asked the model: killed then, the model's script
+  // would be one step behind and the turn after the reconnect would get the hanging reply (what
+  // made this test fail now and then on a loaded machine).
+  await within(30_000, provider.waitForRequests(2), "the hanging turn's model request");
   await stopProcess(first.pid);
   const inFlight = client.request("thread/list", {}).catch((error: unknown) => error);
   const reconnected = firstValueFrom(client.reconnections$);
