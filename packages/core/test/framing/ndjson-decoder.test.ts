@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { randomSource } from "@codex-rpc/test-support/random-source.js";
 import { NdjsonDecoder, type NdjsonDecoderOptions } from "../../src/framing/ndjson-decoder.js";
 import { encodeNdjsonLine } from "../../src/framing/ndjson-encoder.js";
 import type { JsonRpcMessage } from "../../src/framing/json-rpc-message.js";
@@ -29,18 +30,6 @@ function decode(chunks: readonly Uint8Array[], options: Partial<NdjsonDecoderOpt
   for (const chunk of chunks) decoder.push(chunk);
   if (end) decoder.end();
   return { messages, diagnostics, events, decoder };
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function splitAt(bytes: Uint8Array, cuts: readonly number[]): Uint8Array[] {

@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { randomSource } from "@codex-rpc/test-support/random-source.js";
 import { StreamedText } from "../../src/session/streamed-text.js";
-
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("StreamedText", () => {
   it("starts empty and gives back the empty string", () => {
