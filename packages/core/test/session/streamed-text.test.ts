@@ -17,7 +17,9 @@ describe("StreamedText", () => {
     // Runs of tiny pieces (joined twice over), runs of large ones (kept as they are), and mixes.
     for (let i = 0; i < 20_000; i++) {
       const size = random() < 0.02 ? 300 + Math.floor(random() * 3000) : Math.floor(random() * 40);
-      const piece = `${i}:`.padEnd(size, String.fromCharCode(97 + (i % 26)));
+      // Some pieces hold a character above U+00FF (kept apart from one-byte ones), some are all of them.
+      const wide = random() < 0.05 ? "’" : random() < 0.01 ? "漢字" : "";
+      const piece = `${i}:${wide}`.padEnd(size, random() < 0.005 ? "—" : String.fromCharCode(97 + (i % 26)));
       text.append(piece);
       expected += piece;
       if (random() < 0.0005) {
