@@ -21,6 +21,12 @@ interface MethodRoute {
   readonly resolvesServerRequest: boolean;
 }
 
+/** One turn listening to its thread; `live` turns false when it stops, even during a delivery. */
+interface ListenerEntry {
+  readonly listener: ThreadListener;
+  live: boolean;
+}
+
 /** What the router reads of the client it routes for. */
 export interface NotificationRouterHost {
   /** The connection in use (a new one after each reconnect): where problems are reported. */
@@ -42,7 +48,7 @@ export class NotificationRouter {
    * arrays are replaced, never changed, so a listener that joins or leaves while a message is being
    * delivered does not change who gets that message.
    */
-  private readonly threadListeners = new Map<string, readonly ThreadListener[]>();
+  private readonly threadListeners = new Map<string, readonly ListenerEntry[]>();
   /** The methods this protocol version knows. */
   private readonly routes = new Map<string, MethodRoute>();
   /**
@@ -53,7 +59,7 @@ export class NotificationRouter {
   private lastMethod: string | undefined;
   private lastRoute: MethodRoute | undefined;
   private lastThreadId: string | undefined;
-  private lastListeners: readonly ThreadListener[] | undefined;
+  private lastListeners: readonly ListenerEntry[] | undefined;
   private validatorsLooked: ValidatorTables | undefined;
   private validatorMethod: string | undefined;
   private validator: ValidatorFunction | undefined;
@@ -120,9 +126,11 @@ export class NotificationRouter {
     const listeners = threadId === undefined ? undefined : this.listenersOf(threadId);
     if (listeners) {
       for (let i = 0; i < listeners.length; i++) {
-        const listener = listeners[i]!;
+        const entry = listeners[i]!;
+        // One that stopped listening while this message was being delivered does not get it.
+        if (!entry.live) continue;
         try {
-          listener.notification(notification as ServerNotification);
+          entry.listener.notification(notification as ServerNotification);
         } catch (error) {
           // One turn tripping over a message must not keep it from the thread's other turns.
           this.host.connection.report({
@@ -143,7 +151,7 @@ export class NotificationRouter {
     return this.lastRoute;
   }
 
-  private listenersOf(threadId: string): readonly ThreadListener[] | undefined {
+  private listenersOf(threadId: string): readonly ListenerEntry[] | undefined {
     if (threadId !== this.lastThreadId) {
       this.lastThreadId = threadId;
       this.lastListeners = this.threadListeners.get(threadId);
@@ -151,7 +159,7 @@ export class NotificationRouter {
     return this.lastListeners;
   }
 
-  private setListeners(threadId: string, listeners: readonly ThreadListener[]): void {
+  private setListeners(threadId: string, listeners: readonly ListenerEntry[]): void {
     if (listeners.length === 0) this.threadListeners.delete(threadId);
     else this.threadListeners.set(threadId, listeners);
     this.lastThreadId = undefined;
@@ -181,17 +189,18 @@ export class NotificationRouter {
    * closes first, until the returned disposer is called.
    */
   listenToThread(threadId: string, listener: ThreadListener): () => void {
-    this.setListeners(threadId, [...(this.threadListeners.get(threadId) ?? []), listener]);
-    let listening = true;
+    const entry: ListenerEntry = { listener, live: true };
+    this.setListeners(threadId, [...(this.threadListeners.get(threadId) ?? []), entry]);
     return () => {
-      if (!listening) return;
-      listening = false;
+      if (!entry.live) return;
+      entry.live = false;
       this.setListeners(
         threadId,
-        (this.threadListeners.get(threadId) ?? []).filter((other) => other !== listener),
+        (this.threadListeners.get(threadId) ?? []).filter((other) => other !== entry),
       );
     };
   }
+
 
   /** The connection closed: every listening turn gets the error and stops listening. */
   connectionClosed(error: ConnectionClosedError): void {
@@ -199,7 +208,12 @@ export class NotificationRouter {
     this.threadListeners.clear();
     this.lastThreadId = undefined;
     this.lastListeners = undefined;
-    for (const listeners of all) for (const listener of listeners) listener.closed(error);
+    for (const listeners of all)
+      for (const entry of listeners) {
+        if (!entry.live) continue;
+        entry.live = false;
+        entry.listener.closed(error);
+      }
   }
 
   /** Closed for good: the streams complete. */

@@ -44,7 +44,10 @@ export class MessageInbox<T> {
       next: (message) => {
         if (!receiver.closed) onMessage(message);
       },
-      complete: () => {},
+      // Completed: a delivery under way that still holds it must not reach it either.
+      complete: () => {
+        receiver.closed = true;
+      },
       closed: false,
     };
     const teardown = this.#subscribe(receiver);

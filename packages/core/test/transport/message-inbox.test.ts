@@ -45,3 +45,21 @@ describe("listenDirectly", () => {
     expect(seen).toEqual([1, 2]);
   });
 });
+
+describe("listenDirectly and completion", () => {
+  it("a direct listener gets nothing once the inbox completed, even in the delivery that completed it", () => {
+    const inbox = new MessageInbox<number>();
+    const got: string[] = [];
+    inbox.messages$.subscribe({
+      next: () => {
+        got.push("first");
+        inbox.complete();
+      },
+      complete: () => got.push("first complete"),
+    });
+    listenDirectly(inbox.messages$, (message) => got.push(`direct ${message}`));
+    inbox.deliver(1);
+    inbox.deliver(2);
+    expect(got).toEqual(["first", "first complete"]);
+  });
+});
