@@ -3,6 +3,7 @@ import { asyncDisposeSymbol, createNdjsonTransport, type NdjsonInputSink, type N
 import { StderrTail, describeSpawnError, shutDownProcess, type ProcessTransportOptions } from "@codex-rpc/core/process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
+import { Socket } from "node:net";
 import { nodeDecoding } from "./node-decoding.js";
 import type { Observable } from "rxjs";
 import { terminateOnParentExit } from "./terminate-on-parent-exit.js";
@@ -70,8 +71,9 @@ export class NodeStdioTransport implements Transport {
       ended: this.#gone,
       maxLineBytes: options.maxLineBytes,
       ...nodeDecoding,
-      // A pipe's 'data' event hands out a new Buffer per read and never writes to it again.
-      retainChunks: true,
+      // A pipe (a net.Socket) hands out a new Buffer per read and never writes to it again; any
+      // other stream in its place (a wrapper, a PassThrough) may reuse its buffers, so it is copied.
+      retainChunks: this.#child.stdout instanceof Socket,
       eofGraceMs: options.eofGraceMs,
       completeCloseInfo: (info) => ({ ...info, stderrTail: this.#stderr.lines() }),
     });

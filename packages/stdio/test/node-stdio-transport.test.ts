@@ -1,7 +1,9 @@
 // Fault injection with small Node programs standing in for the server: behaviour codex will not
 // show on demand (ignoring SIGTERM, a grandchild holding the pipes, noisy stderr).
 import type { JsonRpcMessage, TransportDiagnostic } from "@codex-rpc/core";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
+import { EventEmitter } from "node:events";
+import { PassThrough } from "node:stream";
 import { performance } from "node:perf_hooks";
 import { filter, firstValueFrom, toArray } from "rxjs";
 import { afterEach, describe, expect, it } from "vitest";
@@ -147,5 +149,37 @@ describe("NodeStdioTransport", () => {
   it("refuses a child process without piped stdio", () => {
     const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
     expect(() => new NodeStdioTransport(child)).toThrow("stdio: 'pipe'");
+  });
+
+  it("copies what it keeps of a stdout that is not a pipe, whose producer may reuse its buffer", async () => {
+    // A stand-in child whose stdout is a PassThrough fed from one reused 16-byte buffer (Node's
+    // write contract allows reuse once the write's callback ran): a line split across writes must
+    // survive it. A real pipe hands out a new Buffer per read, and only then are views kept.
+    const stdout = new PassThrough();
+    const child = Object.assign(new EventEmitter(), {
+      stdin: new PassThrough(),
+      stdout,
+      stderr: new PassThrough(),
+      pid: 1,
+      exitCode: null,
+      signalCode: null,
+      kill: () => true,
+    }) as unknown as ChildProcess;
+    const transport = new NodeStdioTransport(child);
+    const messages: JsonRpcMessage[] = [];
+    transport.messages$.subscribe((message) => messages.push(message));
+    const lines = Buffer.from('{"id":1,"result":"AAAAAAAAAAAAAAAA"}\n{"id":2,"result":"BB"}\n');
+    const reused = Buffer.alloc(16);
+    for (let offset = 0; offset < lines.length; ) {
+      const n = lines.copy(reused, 0, offset, offset + reused.length);
+      offset += n;
+      await new Promise<void>((resolve) => stdout.write(reused.subarray(0, n), () => resolve()));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(messages).toEqual([
+      { id: 1, result: "AAAAAAAAAAAAAAAA" },
+      { id: 2, result: "BB" },
+    ]);
+    stdout.end();
   });
 });

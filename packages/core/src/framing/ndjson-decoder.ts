@@ -36,9 +36,9 @@ export interface NdjsonDecoderOptions {
    */
   readonly decodeAscii?: (bytes: Uint8Array, start: number, end: number) => string;
   /**
-   * The source never writes to a chunk after pushing it (Node streams and sockets hand out a new
-   * Buffer per read; a web byte stream transfers each chunk): the decoder may then keep views of
-   * the chunks a long line spans instead of copies. Copying them costs as much again as the line
+   * The source never writes to a chunk after pushing it (a Node pipe or socket hands out a new
+   * Buffer per read; a stream that reuses its buffers does not qualify): the decoder may then keep
+   * views of the chunks a long line spans instead of copies. Copying them costs as much again as the line
    * itself: every copy of a large line lands in memory the process has not touched yet. Default
    * false: the decoder copies what it keeps.
    */
