@@ -32,7 +32,7 @@ const TEXTS = {
 };
 
 /** What a delta's text takes in a JavaScript heap on its own: a byte per character, two if any is above U+00FF. */
-const heapBytesOf = (text) => text.length * (/[^\x00-\xff]/.test(text) ? 2 : 1);
+const heapBytesOf = (text) => text.length * (/[\u0100-\uffff]/.test(text) ? 2 : 1);
 
 /**
  * The turn's lines, lazily: turn/started, item/started, `count` deltas, item/completed,

@@ -201,7 +201,6 @@ export class NotificationRouter {
     };
   }
 
-
   /** The connection closed: every listening turn gets the error and stops listening. */
   connectionClosed(error: ConnectionClosedError): void {
     const all = [...this.threadListeners.values()];

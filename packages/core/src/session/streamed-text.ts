@@ -7,7 +7,7 @@ const JOIN_EVERY = 64;
  */
 const JOIN_BELOW_AVERAGE_LENGTH = 256;
 /** A character JavaScript engines cannot keep in one byte: a string holding one takes two per character. */
-const WIDE = /[^\x00-\xff]/;
+const WIDE = /[\u0100-\uffff]/;
 
 /**
  * Text that grows by many small pieces (an item's streamed deltas), kept as a few large strings so
@@ -39,7 +39,8 @@ export class StreamedText {
     this.#loose++;
     this.#looseLength += piece.length;
     if (this.#loose < JOIN_EVERY) return;
-    if (this.#looseLength >= JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH) this.#runs = 0; // large pieces end a run of joined ones
+    if (this.#looseLength >= JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH)
+      this.#runs = 0; // large pieces end a run of joined ones
     else if (this.#joinLoose()) {
       if (++this.#runs === JOIN_EVERY) {
         this.#joinLast(JOIN_EVERY);
