@@ -1,0 +1,112 @@
+// The relay in front of the real codex 0.169.0 (mock model, offline): a CodexClient over the
+// WebSocket transport runs a streamed turn through it; the relay's own spawned app-server exits
+// when the relay closes; and the measurements the multiplexer relies on are logged.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { JsonRpcMessage, Transport } from "@codex-rpc/core";
+import { spawnCodexAppServer } from "@codex-rpc/stdio";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { createCodexHome, MockResponsesProvider, reply, type CodexHome } from "@codex-rpc/testing";
+import { type RelayHandle, startRelay } from "../src/index.js";
+import { connectThroughRelay } from "./support/relay-clients.js";
+
+const ORIGIN = "http://localhost:5173";
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function offlineHome(
+  script: Parameters<typeof MockResponsesProvider.start>[0]["script"],
+): Promise<{ home: CodexHome; workspace: string; env: Record<string, string> }> {
+  const provider = await MockResponsesProvider.start({ script });
+  const home = await createCodexHome({ provider });
+  cleanups.push(async () => (await provider.close(), await home.cleanup()));
+  const workspace = join(home.dir, "workspace");
+  await mkdir(workspace);
+  return { home, workspace, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env } };
+}
+
+/** Wraps a transport, recording what goes each way (to log what codex really sends). */
+function recording(transport: Transport, up: JsonRpcMessage[], down: JsonRpcMessage[]): Transport {
+  return {
+    messages$: new (transport.messages$.constructor as typeof import("rxjs").Observable<JsonRpcMessage>)((subscriber) =>
+      transport.messages$.subscribe({
+        next: (message) => (down.push(message), subscriber.next(message)),
+        complete: () => subscriber.complete(),
+      }),
+    ),
+    diagnostics$: transport.diagnostics$,
+    send: (message) => (up.push(message), transport.send(message)),
+    close: () => transport.close(),
+    closed: transport.closed,
+  };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe("the relay in front of the real codex app-server", () => {
+  it("a CodexClient over the WebSocket transport runs a streamed turn through it; codex's order of thread/started and the answer is logged", async () => {
+    const { workspace, env } = await offlineHome([reply.text("Hello through the relay", { chunks: 4 })]);
+    const up: JsonRpcMessage[] = [];
+    const down: JsonRpcMessage[] = [];
+    const spawned = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), cwd: workspace, env });
+    const relay = await startRelay({ upstream: { transport: recording(spawned, up, down) }, allowedOrigins: [ORIGIN] });
+    cleanups.push(() => relay.close());
+    const client = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
+    cleanups.push(() => client.close());
+
+    expect(client.initializeResponse?.userAgent ?? "").toMatch(/^codex_rpc_relay\/0\.169\.0/);
+    expect(client.serverVersion).toBe("0.169.0");
+    const thread = await client.startThread({ cwd: workspace, approvalPolicy: "never" });
+    const turn = thread.run("Say hello");
+    const deltas: string[] = [];
+    turn.text$.subscribe((text) => deltas.push(text));
+    const completed = await turn.completed;
+    expect(completed.turn.status).toBe("completed");
+    expect(completed.finalText).toBe("Hello through the relay");
+    expect(deltas.length).toBeGreaterThan(1);
+
+    // Measured: where codex puts thread/started relative to the thread/start answer, and which ids it sends.
+    const startId = up.find((m) => "method" in m && m.method === "thread/start" && "id" in m) as { id: number };
+    const order = down
+      .map((m) => ("method" in m ? m.method : "id" in m && m.id === startId.id ? "(thread/start answer)" : undefined))
+      .filter((entry): entry is string => entry !== undefined);
+    const answerAt = order.indexOf("(thread/start answer)");
+    console.log(`codex 0.169.0 through the relay: first messages after thread/start: ${order.slice(0, answerAt + 3).join(", ")}`);
+    console.log(`upstream ids the relay used: ${up.map((m) => ("id" in m ? m.id : "-")).join(" ")}`);
+    const withoutThread = [
+      ...new Set(
+        down
+          .filter((m) => "method" in m && !JSON.stringify(m.params ?? {}).includes('"threadId"') && !JSON.stringify(m.params ?? {}).includes(thread.id))
+          .map((m) => (m as { method: string }).method),
+      ),
+    ];
+    console.log(`notifications naming no thread (broadcast to every connection): ${withoutThread.join(", ") || "(none)"}`);
+  });
+
+  it("spawns codex app-server itself by default and ends it when the relay closes (checked by PID)", async () => {
+    const { workspace, env } = await offlineHome([]);
+    const relay: RelayHandle = await startRelay({ upstream: { spawn: { codexPath: pinnedCodexBinary(), cwd: workspace, env } } });
+    const pid = relay.upstreamPid!;
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(true);
+    const client = await connectThroughRelay(relay.url, { token: relay.token });
+    expect((await client.request("thread/loaded/list", {})).data).toEqual([]);
+    await relay.close();
+    expect(isAlive(pid)).toBe(false);
+    await expect(client.closed).resolves.toBeDefined();
+  });
+
+  it("refuses to listen on a non-loopback host unless told to", async () => {
+    await expect(startRelay({ host: "0.0.0.0", upstream: { transport: undefined as never } })).rejects.toThrow(/not a loopback address/);
+  });
+});
