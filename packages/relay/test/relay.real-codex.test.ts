@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage, Transport } from "@codex-rpc/core";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider, reply, type CodexHome } from "@codex-rpc/testing";
+import { createCodexHome, MockResponsesProvider, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
 import { type RelayHandle, startRelay } from "../src/index.js";
 import { connectThroughRelay } from "./support/relay-clients.js";
 
@@ -17,9 +17,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function offlineHome(
-  script: Parameters<typeof MockResponsesProvider.start>[0]["script"],
-): Promise<{ home: CodexHome; workspace: string; env: Record<string, string> }> {
+async function offlineHome(script: readonly ScriptedReply[]): Promise<{ home: CodexHome; workspace: string; env: Record<string, string> }> {
   const provider = await MockResponsesProvider.start({ script });
   const home = await createCodexHome({ provider });
   cleanups.push(async () => (await provider.close(), await home.cleanup()));
@@ -62,7 +60,7 @@ describe("the relay in front of the real codex app-server", () => {
     const relay = await startRelay({ upstream: { transport: recording(spawned, up, down) }, allowedOrigins: [ORIGIN] });
     cleanups.push(() => relay.close());
     const client = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
-    cleanups.push(() => client.close());
+    cleanups.push(async () => void (await client.close()));
 
     expect(client.initializeResponse?.userAgent ?? "").toMatch(/^codex_rpc_relay\/0\.169\.0/);
     expect(client.serverVersion).toBe("0.169.0");
