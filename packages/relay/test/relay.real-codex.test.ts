@@ -4,11 +4,12 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonRpcMessage, Transport } from "@codex-rpc/core";
+import type { JsonRpcMessage } from "@codex-rpc/core";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 import { createCodexHome, MockResponsesProvider, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
 import { type RelayHandle, startRelay } from "../src/index.js";
+import { recordingTransport } from "./support/recording-transport.js";
 import { connectThroughRelay } from "./support/relay-clients.js";
 
 const ORIGIN = "http://localhost:5173";
@@ -26,22 +27,6 @@ async function offlineHome(script: readonly ScriptedReply[]): Promise<{ home: Co
   return { home, workspace, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env } };
 }
 
-/** Wraps a transport, recording what goes each way (to log what codex really sends). */
-function recording(transport: Transport, up: JsonRpcMessage[], down: JsonRpcMessage[]): Transport {
-  return {
-    messages$: new (transport.messages$.constructor as typeof import("rxjs").Observable<JsonRpcMessage>)((subscriber) =>
-      transport.messages$.subscribe({
-        next: (message) => (down.push(message), subscriber.next(message)),
-        complete: () => subscriber.complete(),
-      }),
-    ),
-    diagnostics$: transport.diagnostics$,
-    send: (message) => (up.push(message), transport.send(message)),
-    close: () => transport.close(),
-    closed: transport.closed,
-  };
-}
-
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -57,7 +42,7 @@ describe("the relay in front of the real codex app-server", () => {
     const up: JsonRpcMessage[] = [];
     const down: JsonRpcMessage[] = [];
     const spawned = await spawnCodexAppServer({ codexPath: pinnedCodexBinary(), cwd: workspace, env });
-    const relay = await startRelay({ upstream: { transport: recording(spawned, up, down) }, allowedOrigins: [ORIGIN] });
+    const relay = await startRelay({ upstream: { transport: recordingTransport(spawned, up, down) }, allowedOrigins: [ORIGIN] });
     cleanups.push(() => relay.close());
     const client = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
     cleanups.push(async () => void (await client.close()));
