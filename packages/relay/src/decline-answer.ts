@@ -1,17 +1,8 @@
-import { type ApprovalRequest, approvalResponse } from "@codex-rpc/core";
+import { answerApproval, isApprovalMethod } from "@codex-rpc/core";
 import type { JsonRpcErrorObject } from "@codex-rpc/core/transport";
 
 /** How the relay answers a server request: a result, or a JSON-RPC error. */
 export type RelayAnswer = { readonly result: unknown } | { readonly error: JsonRpcErrorObject };
-
-const APPROVAL_KINDS: Readonly<Record<string, ApprovalRequest["kind"]>> = {
-  "item/commandExecution/requestApproval": "commandExecution",
-  "item/fileChange/requestApproval": "fileChange",
-  "item/permissions/requestApproval": "permissions",
-  execCommandApproval: "execCommand",
-  applyPatchApproval: "applyPatch",
-  "mcpServer/elicitation/request": "mcpElicitation",
-};
 
 /**
  * The answer core's client gives a server request nobody handles (SERVER_REQUEST_DEFAULTS): the
@@ -19,12 +10,8 @@ const APPROVAL_KINDS: Readonly<Record<string, ApprovalRequest["kind"]>> = {
  * no thread). Approvals and elicitations are declined, user input gets no answers, anything else
  * -32601.
  */
-export function declineAnswer(method: string, params: unknown): RelayAnswer {
-  const kind = Object.hasOwn(APPROVAL_KINDS, method) ? APPROVAL_KINDS[method] : undefined;
-  if (kind !== undefined) {
-    const request = { kind, method, params, toolCall: undefined } as ApprovalRequest;
-    return { result: approvalResponse(request, "decline") };
-  }
+export async function declineAnswer(method: string, params: unknown): Promise<RelayAnswer> {
+  if (isApprovalMethod(method)) return { result: await answerApproval("decline", method, params, new AbortController().signal) };
   if (method === "item/tool/requestUserInput") return { result: { answers: {} } };
   if (method === "currentTime/read") return { result: { currentTimeAt: Math.floor(Date.now() / 1000) } };
   return { error: { code: -32601, message: `no browser connection owns this request's thread; the relay refused ${method.slice(0, 100)}` } };

@@ -172,8 +172,7 @@ export class RelayMultiplexer {
         this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
         owner.deliver(message);
       } else {
-        this.#log(`declined ${message.method}: no connection owns thread ${threadId ?? "(none)"}`);
-        this.#sendUpstream({ id: message.id, ...declineAnswer(message.method, message.params) } as JsonRpcMessage);
+        this.#decline(message.id, message.method, message.params, `no connection owns thread ${threadId ?? "(none)"}`);
       }
       return;
     }
@@ -239,9 +238,14 @@ export class RelayMultiplexer {
     for (const [id, request] of this.#serverRequests) {
       if (request.connection !== connection) continue;
       this.#serverRequests.delete(id);
-      this.#log(`declined ${request.method}: its connection #${connection.id} closed`);
-      this.#sendUpstream({ id, ...declineAnswer(request.method, request.params) } as JsonRpcMessage);
+      this.#decline(id, request.method, request.params, `its connection #${connection.id} closed`);
     }
+  }
+
+  /** Answers a server request as core's client does when nothing handles it (see declineAnswer). */
+  #decline(id: JsonRpcId, method: string, params: unknown, why: string): void {
+    this.#log(`declined ${method.slice(0, 100)}: ${why}`);
+    void declineAnswer(method, params).then((answer) => this.#sendUpstream({ id, ...answer } as JsonRpcMessage));
   }
 
   log(line: string): void {
