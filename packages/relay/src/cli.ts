@@ -13,6 +13,8 @@ const USAGE = `Usage: codex-rpc-relay [options]
   --origin ORIGIN          allow pages of this origin (repeatable), e.g. http://localhost:5173
   --upstream URL           a running app-server: ws://IP:PORT or unix:///path/to.sock
                            (default: spawn \`codex app-server\`)
+  --isolation MODE         threads (default: one app-server, threads scoped per connection)
+                           or process (an app-server session per connection)
   --codex PATH             the codex binary to spawn (default: found on PATH / node_modules)
   --max-message-bytes N    largest message a page may send (default 8388608)
   --verbose                log connections and refusals to stderr (secrets redacted)
@@ -34,6 +36,7 @@ async function main(): Promise<void> {
       origin: { type: "string", multiple: true, default: [] },
       upstream: { type: "string" },
       codex: { type: "string" },
+      isolation: { type: "string", default: "threads" },
       "max-message-bytes": { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -43,7 +46,10 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
+  const isolation = values.isolation;
+  if (isolation !== "threads" && isolation !== "process") throw new TypeError(`--isolation: expected threads or process, got ${isolation}`);
   const relay = await startRelay({
+    isolation,
     host: values.host,
     port: Number(values.port),
     allowNonLoopback: values["allow-non-loopback"],

@@ -5,11 +5,12 @@ import type { JsonRpcMessage } from "@codex-rpc/core/transport";
 import { type WebSocket, WebSocketServer } from "ws";
 import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.js";
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
-import { RelayErrorCode, RelayMultiplexer } from "./relay-multiplexer.js";
+import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
 import type { RateLimit } from "./token-bucket.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal } from "./upgrade-gate.js";
-import { openUpstream, type RelayUpstream } from "./upstream.js";
+import type { RelayUpstream } from "./upstream.js";
+import { type RelayIsolation, sharedUpstream, upstreamPerConnection } from "./upstream-pool.js";
 
 const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
@@ -34,6 +35,12 @@ export interface RelayOptions {
   readonly rateLimit?: RateLimit;
   /** Ask the app-server for its experimental API (default true). */
   readonly experimentalApi?: boolean;
+  /**
+   * "threads" (default): one app-server for all connections, each seeing only its own threads.
+   * "process": an app-server session of its own per connection (a process per connection when
+   * spawning), closed when the connection closes.
+   */
+  readonly isolation?: RelayIsolation;
   /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
   readonly log?: RelayLogger;
 }
@@ -45,7 +52,7 @@ export interface RelayHandle {
   readonly token: string;
   readonly host: string;
   readonly port: number;
-  /** The spawned app-server's process id (undefined when the relay connected to a running one). */
+  /** The spawned app-server's process id (undefined when the relay connected to a running one, or with isolation "process"). */
   readonly upstreamPid: number | undefined;
   /** Messages the relay sent to the app-server so far (its own handshake included). */
   readonly upstreamMessageCount: number;
@@ -70,18 +77,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     allowed.add(normalized);
   }
 
-  const { transport, pid } = await openUpstream(options.upstream);
-  let mux: RelayMultiplexer;
-  try {
-    mux = await RelayMultiplexer.start(transport, {
-      log,
-      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
-      ...(options.experimentalApi !== undefined ? { experimentalApi: options.experimentalApi } : {}),
-    });
-  } catch (error) {
-    await transport.close();
-    throw error;
-  }
+  const muxOptions = {
+    log,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.experimentalApi !== undefined ? { experimentalApi: options.experimentalApi } : {}),
+  };
+  const pool = options.isolation === "process" ? upstreamPerConnection(options.upstream, muxOptions) : await sharedUpstream(options.upstream, muxOptions);
 
   const wss = new WebSocketServer({
     noServer: true,
@@ -101,25 +102,40 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   });
 
   const accept = (ws: WebSocket) => {
-    const connection = mux.attach({
-      send: (message: JsonRpcMessage) => ws.send(JSON.stringify(message)),
-      close: (code, reason) => ws.close(code, reason),
-    });
-    log(`connection #${connection.id} opened`);
+    // Messages that arrive while the connection's app-server session opens wait for it, in order.
+    const session = pool
+      .attach({
+        send: (message: JsonRpcMessage) => ws.send(JSON.stringify(message)),
+        close: (code, reason) => ws.close(code, reason),
+      })
+      .then(
+        (opened) => {
+          log(`connection #${opened.connection.id} opened`);
+          return opened;
+        },
+        (error: unknown) => {
+          log(`a connection's app-server did not start: ${error instanceof Error ? error.message : String(error)}`);
+          ws.close(RelayCloseCode.upstreamClosed, "the app-server did not start");
+          return undefined;
+        },
+      );
     ws.on("message", (data, isBinary) => {
-      if (isBinary) return connection.close(1003, "binary frames are not accepted");
+      if (isBinary) return void session.then((opened) => opened?.connection.close(1003, "binary frames are not accepted"));
       let message: unknown;
       try {
         message = JSON.parse(data.toString());
       } catch {
         return ws.send(JSON.stringify({ id: null, error: { code: RelayErrorCode.parseError, message: "Parse error: one JSON message per text frame" } }));
       }
-      connection.receive(message);
+      void session.then((opened) => opened?.connection.receive(message));
     });
-    ws.on("error", (error) => log(`connection #${connection.id}: ${error.message}`));
+    ws.on("error", (error) => log(`a connection: ${error.message}`));
     ws.on("close", (code) => {
-      log(`connection #${connection.id} closed (${code})`);
-      connection.detach();
+      void session.then((opened) => {
+        if (!opened) return;
+        log(`connection #${opened.connection.id} closed (${code})`);
+        return opened.release();
+      });
     });
   };
 
@@ -142,13 +158,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     token,
     host,
     port,
-    upstreamPid: pid,
+    upstreamPid: pool.pid,
     get upstreamMessageCount() {
-      return mux.sentUpstream;
+      return pool.sentUpstream;
     },
     close: () => {
       closing ??= (async () => {
-        await mux.close();
+        await pool.close();
         for (const client of wss.clients) client.terminate();
         wss.close();
         server.closeAllConnections();

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { JsonRpcMessage } from "@codex-rpc/core";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { descendants } from "@codex-rpc/test-support/process-tree.js";
 import { createCodexHome, MockResponsesProvider, reply, type CodexHome, type ScriptedReply } from "@codex-rpc/testing";
 import { type RelayHandle, startRelay } from "../src/index.js";
 import { recordingTransport } from "./support/recording-transport.js";
@@ -25,6 +26,13 @@ async function offlineHome(script: readonly ScriptedReply[]): Promise<{ home: Co
   const workspace = join(home.dir, "workspace");
   await mkdir(workspace);
   return { home, workspace, env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env } };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  for (const started = Date.now(); !check(); ) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 function isAlive(pid: number): boolean {
@@ -87,6 +95,35 @@ describe("the relay in front of the real codex app-server", () => {
     await relay.close();
     expect(isAlive(pid)).toBe(false);
     await expect(client.closed).resolves.toBeDefined();
+  });
+
+  it('isolation "process": each connection gets an app-server of its own, ended when it leaves', async () => {
+    const { workspace, env } = await offlineHome([reply.text("A's answer"), reply.text("B's answer")]);
+    const before = new Set(descendants());
+    const relay = await startRelay({ isolation: "process", upstream: { spawn: { codexPath: pinnedCodexBinary(), cwd: workspace, env } } });
+    cleanups.push(() => relay.close());
+    expect(relay.upstreamPid).toBeUndefined();
+    const spawnedNow = () => descendants().filter((pid) => !before.has(pid));
+    expect(spawnedNow()).toEqual([]); // nothing until a page connects
+
+    const pageA = await connectThroughRelay(relay.url, { token: relay.token });
+    const afterA = spawnedNow();
+    const pageB = await connectThroughRelay(relay.url, { token: relay.token });
+    cleanups.push(async () => void (await pageB.close()));
+    const processB = spawnedNow().filter((pid) => !afterA.includes(pid));
+    expect(afterA.length).toBeGreaterThan(0);
+    expect(processB.length).toBeGreaterThan(0);
+
+    const threadA = await pageA.startThread({ cwd: workspace, approvalPolicy: "never" });
+    expect((await threadA.run("A").completed).finalText).toBe("A's answer");
+    expect((await pageB.request("thread/loaded/list", {})).data).toEqual([]); // B's app-server never saw A's thread
+    await pageA.close();
+    await until(() => afterA.every((pid) => !isAlive(pid)), "page A's app-server to exit");
+    expect(processB.every(isAlive)).toBe(true);
+    const threadB = await pageB.startThread({ cwd: workspace, approvalPolicy: "never" });
+    expect((await threadB.run("B").completed).finalText).toBe("B's answer");
+    await relay.close();
+    expect(processB.every((pid) => !isAlive(pid))).toBe(true);
   });
 
   it("refuses to listen on a non-loopback host unless told to", async () => {
