@@ -8,7 +8,7 @@ import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
 import type { RateLimit } from "./token-bucket.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
-import { checkUpgrade, DISCOVERY_PATH, type Refusal } from "./upgrade-gate.js";
+import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
 import { type RelayIsolation, sharedUpstream, upstreamPerConnection } from "./upstream-pool.js";
 
@@ -95,7 +95,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = checkUpgrade(request, allowed, token);
     if (refusal) {
-      log(`refused an upgrade from ${request.headers.origin ?? "(no origin)"}: ${refusal.status} ${refusal.reason}`);
+      log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
       return refuse(socket, refusal);
     }
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
@@ -183,8 +183,7 @@ function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: 
     response.writeHead(403, { "content-type": "text/plain" }).end("origin not allowed\n");
     return;
   }
-  const url = new URL(request.url ?? "/", "http://relay");
-  if (request.method !== "GET" || url.pathname !== DISCOVERY_PATH) {
+  if (request.method !== "GET" || requestUrl(request)?.pathname !== DISCOVERY_PATH) {
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     return;
   }

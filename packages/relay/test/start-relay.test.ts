@@ -1,5 +1,6 @@
 // startRelay over the in-memory FakeAppServer: the discovery document, the relay's own origins,
 // logs without the token, a page connecting with the token subprotocol.
+import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { DISCOVERY_PATH, RELAY_SUBPROTOCOL, type RelayHandle, startRelay } from "../src/index.js";
@@ -41,6 +42,29 @@ describe("startRelay", () => {
     expect(outcome.socket.protocol).toBe(RELAY_SUBPROTOCOL);
     expect((await call(outcome.socket, 1, "initialize", {})).result).toHaveProperty("userAgent");
     outcome.socket.close();
+  });
+
+  it("survives request paths that are not URLs and malformed escapes (400, still serving)", async () => {
+    const relay = await relayOverFake();
+    for (const path of ["//[", "/?x=%E0%A4%A"]) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({
+          host: "127.0.0.1",
+          port: relay.port,
+          path,
+          headers: { connection: "Upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" },
+        });
+        req.on("response", (response) => resolve(response.statusCode ?? 0));
+        req.on("upgrade", () => resolve(101));
+        req.on("error", reject);
+        req.end();
+      });
+      expect(status, path).toBe(400);
+      expect((await fetch(`http://127.0.0.1:${relay.port}//[`)).status).toBe(404);
+    }
+    const outcome = await tryUpgrade(relay.url, { token: relay.token });
+    expect("socket" in outcome).toBe(true);
+    if ("socket" in outcome) outcome.socket.close();
   });
 
   it("logs refusals with the token redacted", async () => {

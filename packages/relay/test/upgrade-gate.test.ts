@@ -24,6 +24,10 @@ describe("checkUpgrade", () => {
     expect(checkUpgrade(request("/?token=abc", good), ALLOWED, TOKEN)?.status).toBe(400);
     expect(checkUpgrade(request(`/?t=${TOKEN}`, good), ALLOWED, TOKEN)?.status).toBe(400);
     expect(checkUpgrade(request(`/${TOKEN}`, good), ALLOWED, TOKEN)?.status).toBe(400);
+    expect(checkUpgrade(request(`/${encodeURIComponent(TOKEN).replace("s", "%73")}`, good), ALLOWED, TOKEN)?.status).toBe(400);
+    expect(checkUpgrade(request("/?x=%E0%A4%A", good), ALLOWED, TOKEN)?.status).toBe(400); // malformed escapes: refused, no throw
+    expect(checkUpgrade(request("/%E0%A4%A", good), ALLOWED, TOKEN)?.status).toBe(404);
+    expect(checkUpgrade(request("//[", good), ALLOWED, TOKEN)?.status).toBe(400); // not even a URL: refused, no throw
   });
 
   it("refuses a missing or wrong token (401), and other paths (404)", () => {
