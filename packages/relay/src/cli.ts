@@ -61,7 +61,17 @@ async function main(): Promise<void> {
   // Printed once: the page needs both; the token is never written anywhere else.
   console.log(`url: ${relay.url}`);
   console.log(`token: ${relay.token}`);
-  const stop = () => void relay.close().then(() => process.exit(0));
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void relay.close().then(() => process.exit(0));
+  };
+  void relay.upstreamEnded.then(async () => {
+    if (stopping) return;
+    console.error("codex-rpc-relay: the app-server exited; stopping");
+    await relay.close();
+    process.exit(1);
+  });
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
 }

@@ -82,6 +82,9 @@ export class RelayMultiplexer {
   #nextConnection = 1;
   #initializeResult: unknown;
   #closed = false;
+  #resolveEnded!: () => void;
+  /** Resolves when the app-server has gone (it exited, or `close()` ended it). */
+  readonly ended: Promise<void> = new Promise((resolve) => (this.#resolveEnded = resolve));
 
   private constructor(upstream: Transport, options: RelayMultiplexerOptions) {
     this.#upstream = upstream;
@@ -141,6 +144,7 @@ export class RelayMultiplexer {
           clearTimeout(timer);
           reject(new Error("the app-server closed before it answered initialize"));
           this.#end(RelayCloseCode.upstreamClosed, "the app-server is gone");
+          this.#resolveEnded();
         },
       });
       void this.#upstream.closed.then(() => subscription.unsubscribe());

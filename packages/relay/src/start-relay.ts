@@ -54,6 +54,11 @@ export interface RelayHandle {
   readonly port: number;
   /** The spawned app-server's process id (undefined when the relay connected to a running one, or with isolation "process"). */
   readonly upstreamPid: number | undefined;
+  /**
+   * Resolves when the shared app-server has gone by itself or through `close()` (connections are
+   * closed with 1011 and new ones refused the same way); never with isolation "process".
+   */
+  readonly upstreamEnded: Promise<void>;
   /** Messages the relay sent to the app-server so far (its own handshake included). */
   readonly upstreamMessageCount: number;
   /** Stops listening, closes every connection (1001) and the app-server (a spawned one exits). */
@@ -159,6 +164,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     host,
     port,
     upstreamPid: pool.pid,
+    upstreamEnded: pool.ended,
     get upstreamMessageCount() {
       return pool.sentUpstream;
     },

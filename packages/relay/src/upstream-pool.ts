@@ -16,6 +16,8 @@ export interface UpstreamPool {
   attach(peer: RelayPeer): Promise<ConnectionSession>;
   /** The spawned app-server's process id (one shared, spawned app-server only). */
   readonly pid: number | undefined;
+  /** Resolves when the shared app-server has gone; never with one per connection. */
+  readonly ended: Promise<void>;
   /** Messages sent to app-servers so far, handshakes included. */
   readonly sentUpstream: number;
   close(): Promise<void>;
@@ -37,6 +39,7 @@ export async function sharedUpstream(upstream: RelayUpstream | undefined, option
       return { connection, release: async () => connection.detach() };
     },
     pid,
+    ended: mux.ended,
     get sentUpstream() {
       return mux.sentUpstream;
     },
@@ -77,6 +80,7 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
       return { connection, release: () => end(mux) };
     },
     pid: undefined,
+    ended: new Promise(() => {}),
     get sentUpstream() {
       return sentByClosed + [...live].reduce((sum, mux) => sum + mux.sentUpstream, 0);
     },

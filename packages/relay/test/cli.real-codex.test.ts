@@ -68,3 +68,23 @@ it("prints url and token once, serves a page, redacts its log, and ends its app-
   expect(stderr).toContain("refused an upgrade");
   expect(stderr).not.toContain(token);
 });
+
+it("stops with exit code 1 when its app-server dies", async () => {
+  const provider = await MockResponsesProvider.start({ script: [] });
+  const home = await createCodexHome({ provider });
+  cleanups.push(async () => (await provider.close(), await home.cleanup()));
+  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary()], {
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
+    cwd: home.dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  cleanups.push(() => void child.kill("SIGKILL"));
+  await waitForLines(child, 2);
+  const [codex] = childrenOf(child.pid!);
+  process.kill(codex!, "SIGKILL");
+  expect(await exited).toBe(1);
+  expect(stderr).toContain("the app-server exited; stopping");
+});

@@ -181,5 +181,6 @@ describe("RelayMultiplexer", () => {
     const late = fakePeer();
     mux.attach(late);
     expect(late.closedWith?.code).toBe(RelayCloseCode.upstreamClosed);
+    await expect(mux.ended).resolves.toBeUndefined();
   });
 });
