@@ -53,6 +53,8 @@ interface PendingRequest {
   readonly connection: RelayConnection;
   readonly id: JsonRpcId;
   readonly method: string;
+  /** The thread the request named, for `thread/unsubscribe`. */
+  readonly threadId: string | undefined;
 }
 
 /**
@@ -200,6 +202,9 @@ export class RelayMultiplexer {
     if (opening) this.#openingInFlight--;
     const { connection } = pending;
     const threadId = opening && "result" in message ? threadOf(message.result) : undefined;
+    if (pending.method === "thread/unsubscribe" && "result" in message && pending.threadId !== undefined && this.#owners.get(pending.threadId) === connection) {
+      this.#owners.delete(pending.threadId);
+    }
     if (threadId !== undefined && connection.attached) {
       this.#owners.set(threadId, connection);
       for (const kept of this.#backlog.get(threadId) ?? []) connection.deliver(kept);
@@ -214,7 +219,7 @@ export class RelayMultiplexer {
   /** Called by a connection: a request to forward, after its checks. */
   forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown): void {
     const upstreamId = this.#nextId++;
-    this.#pending.set(upstreamId, { connection, id, method });
+    this.#pending.set(upstreamId, { connection, id, method, threadId: threadOf(params) });
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
     this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params });
   }

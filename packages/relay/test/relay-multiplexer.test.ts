@@ -98,6 +98,19 @@ describe("RelayMultiplexer", () => {
     expect(mux.threadsOf(a.connection)).toEqual(["thread-1"]);
   });
 
+  it("thread/unsubscribe gives the thread up: after it, the connection must resume it again", async () => {
+    const { server, mux, open } = await setup();
+    server.respond("thread/unsubscribe", () => ({ result: { status: "unsubscribed" } }));
+    const a = await open();
+    a.connection.receive({ id: 1, method: "thread/start", params: {} });
+    await tick();
+    a.connection.receive({ id: 2, method: "thread/unsubscribe", params: { threadId: "thread-1" } });
+    await tick();
+    expect(mux.threadsOf(a.connection)).toEqual([]);
+    a.connection.receive({ id: 3, method: "turn/start", params: { threadId: "thread-1", input: [] } });
+    expect(answerTo(a.peer, 3)?.error.code).toBe(RelayErrorCode.threadNotOwned);
+  });
+
   it("a thread's notifications that arrive before its thread/start answer are kept and delivered to the new owner first", async () => {
     const { server, open } = await setup();
     server.respond("thread/start", () => {
