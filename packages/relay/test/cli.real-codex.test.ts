@@ -36,21 +36,27 @@ function waitForLines(child: ChildProcess, count: number): Promise<string[]> {
   });
 }
 
-it("prints url and token once, serves a page, redacts its log, and ends its app-server on SIGTERM", async () => {
+/** Runs the CLI (with these extra arguments) against a fresh mock-model CODEX_HOME; waits for its two lines. */
+async function startCli(...args: string[]) {
   const provider = await MockResponsesProvider.start({ script: [] });
   const home = await createCodexHome({ provider });
   cleanups.push(async () => (await provider.close(), await home.cleanup()));
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary(), "--origin", "http://localhost:5173", "--verbose"], {
+  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary(), ...args], {
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
     cwd: home.dir,
     stdio: ["ignore", "pipe", "pipe"],
   });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  const output = { stderr: "" };
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   cleanups.push(() => void child.kill("SIGKILL"));
+  const lines = await waitForLines(child, 2);
+  return { child, output, exited, lines };
+}
 
-  const [urlLine, tokenLine] = await waitForLines(child, 2);
+it("prints url and token once, serves a page, redacts its log, and ends its app-server on SIGTERM", async () => {
+  const { child, output, exited, lines } = await startCli("--origin", "http://localhost:5173", "--verbose");
+  const [urlLine, tokenLine] = lines;
   const url = /^url: (ws:\/\/127\.0\.0\.1:\d+\/)$/.exec(urlLine!)![1]!;
   const token = /^token: ([\w-]{43})$/.exec(tokenLine!)![1]!;
   const codexPids = childrenOf(child.pid!);
@@ -65,26 +71,14 @@ it("prints url and token once, serves a page, redacts its log, and ends its app-
   expect(await exited).toBe(0);
   expect(childrenOf(child.pid!)).toEqual([]);
   for (const pid of codexPids) expect(() => process.kill(pid, 0)).toThrow();
-  expect(stderr).toContain("refused an upgrade");
-  expect(stderr).not.toContain(token);
+  expect(output.stderr).toContain("refused an upgrade");
+  expect(output.stderr).not.toContain(token);
 });
 
 it("stops with exit code 1 when its app-server dies", async () => {
-  const provider = await MockResponsesProvider.start({ script: [] });
-  const home = await createCodexHome({ provider });
-  cleanups.push(async () => (await provider.close(), await home.cleanup()));
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary()], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-    cwd: home.dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  cleanups.push(() => void child.kill("SIGKILL"));
-  await waitForLines(child, 2);
+  const { child, output, exited } = await startCli();
   const [codex] = childrenOf(child.pid!);
   process.kill(codex!, "SIGKILL");
   expect(await exited).toBe(1);
-  expect(stderr).toContain("the app-server exited; stopping");
+  expect(output.stderr).toContain("the app-server exited; stopping");
 });
