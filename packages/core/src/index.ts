@@ -34,6 +34,8 @@ export type {
   UserInputOf,
 } from "./rpc/protocol-types.js";
 export { approvalResponse, type ApprovalDecision, type ApprovalPolicy, type ApprovalRequest, type McpToolCallApproval } from "./client/approval-policy.js";
+// What a relay answers for a client that is gone: the policy's answer to one approval request (@codex-rpc/relay).
+export { answerApproval, isApprovalMethod } from "./client/approval-policy.js";
 export { noUserInput, userInputAnswers } from "./client/user-input.js";
 export { SERVER_REQUEST_DEFAULTS, serverRequestDefault, type KnownServerRequestMethod, type ServerRequestDefault } from "./client/server-request-defaults.js";
 export {

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// codex-rpc-relay: starts a relay (spawning `codex app-server` unless --upstream names a running
+// one), prints its URL and launch token once, and runs until SIGINT or SIGTERM.
+import { parseArgs } from "node:util";
+import { startRelay } from "./start-relay.js";
+import type { RelayUpstream } from "./upstream.js";
+
+const USAGE = `Usage: codex-rpc-relay [options]
+
+  --port N                 port to listen on (default 4510; 0: a free one)
+  --host HOST              address to listen on (default 127.0.0.1)
+  --allow-non-loopback     allow a HOST that is not a loopback address
+  --origin ORIGIN          allow pages of this origin (repeatable), e.g. http://localhost:5173
+  --upstream URL           a running app-server: ws://IP:PORT or unix:///path/to.sock
+                           (default: spawn \`codex app-server\`)
+  --isolation MODE         threads (default: one app-server, threads scoped per connection)
+                           or process (an app-server session per connection)
+  --codex PATH             the codex binary to spawn (default: found on PATH / node_modules)
+  --max-message-bytes N    largest message a page may send (default 8388608)
+  --verbose                log connections and refusals to stderr (secrets redacted)
+  --help`;
+
+function upstreamOf(value: string | undefined, codexPath: string | undefined): RelayUpstream {
+  if (value === undefined) return { spawn: codexPath === undefined ? {} : { codexPath } };
+  if (value.startsWith("unix://")) return { socketPath: value.slice("unix://".length) };
+  if (value.startsWith("ws://") || value.startsWith("wss://")) return { url: value };
+  throw new TypeError(`--upstream: expected ws://… or unix://…, got ${value}`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: "string", default: "4510" },
+      host: { type: "string", default: "127.0.0.1" },
+      "allow-non-loopback": { type: "boolean", default: false },
+      origin: { type: "string", multiple: true, default: [] },
+      upstream: { type: "string" },
+      codex: { type: "string" },
+      isolation: { type: "string", default: "threads" },
+      "max-message-bytes": { type: "string" },
+      verbose: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const isolation = values.isolation;
+  if (isolation !== "threads" && isolation !== "process") throw new TypeError(`--isolation: expected threads or process, got ${isolation}`);
+  const relay = await startRelay({
+    isolation,
+    host: values.host,
+    port: Number(values.port),
+    allowNonLoopback: values["allow-non-loopback"],
+    allowedOrigins: values.origin,
+    upstream: upstreamOf(values.upstream, values.codex),
+    ...(values["max-message-bytes"] !== undefined ? { maxMessageBytes: Number(values["max-message-bytes"]) } : {}),
+    ...(values.verbose ? { log: (line: string) => console.error(`relay: ${line}`) } : {}),
+  });
+  // Printed once: the page needs both; the token is never written anywhere else.
+  console.log(`url: ${relay.url}`);
+  console.log(`token: ${relay.token}`);
+  let stopping = false;
+  const stop = () => {
+    stopping = true;
+    void relay.close().then(() => process.exit(0));
+  };
+  void relay.upstreamEnded.then(async () => {
+    if (stopping) return;
+    console.error("codex-rpc-relay: the app-server exited; stopping");
+    await relay.close();
+    process.exit(1);
+  });
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(`codex-rpc-relay: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

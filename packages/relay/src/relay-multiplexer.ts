@@ -1,0 +1,366 @@
+import type { Transport } from "@codex-rpc/core/transport";
+import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
+import { declineAnswer } from "./decline-answer.js";
+import type { RelayLogger } from "./relay-log.js";
+import { type RateLimit, TokenBucket } from "./token-bucket.js";
+import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
+
+/** The browser side of one connection, as the multiplexer sees it. */
+export interface RelayPeer {
+  send(message: JsonRpcMessage): void;
+  /** Ends the connection (WebSocket close code and reason). */
+  close(code: number, reason: string): void;
+}
+
+export interface RelayMultiplexerOptions {
+  /** `clientInfo` of the relay's own `initialize` upstream. */
+  readonly clientInfo?: { readonly name: string; readonly title?: string | null; readonly version: string };
+  /** Ask the app-server for its experimental API (default true: connections may use it or not). */
+  readonly experimentalApi?: boolean;
+  /** Per-connection rate limit (default 100 messages/s, bursts of 200). */
+  readonly rateLimit?: RateLimit;
+  /** How long the app-server may take to answer `initialize` (default 30 000 ms). */
+  readonly initializeTimeoutMs?: number;
+  readonly log?: RelayLogger;
+}
+
+/** JSON-RPC error codes the relay answers with (codex's own for the first two). */
+export const RelayErrorCode = {
+  /** Invalid request: not initialized, already initialized, a message that is not JSON-RPC. */
+  invalidRequest: -32600,
+  parseError: -32700,
+  /** The request names a thread this connection does not own. */
+  threadNotOwned: -32003,
+} as const;
+
+/** Close codes the relay ends a browser connection with. */
+export const RelayCloseCode = {
+  /** Sent faster than the rate limit (policy violation). */
+  rateLimited: 1008,
+  /** A message larger than the limit (message too big; `ws` sends it itself). */
+  tooBig: 1009,
+  /** The app-server went away. */
+  upstreamClosed: 1011,
+  /** The relay is shutting down. */
+  goingAway: 1001,
+} as const;
+
+const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 200 };
+/** Notifications kept for threads whose opening request has not been answered yet. */
+const MAX_BACKLOG = 1000;
+
+interface PendingRequest {
+  readonly connection: RelayConnection;
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** The thread the request named, for `thread/unsubscribe`. */
+  readonly threadId: string | undefined;
+}
+
+/**
+ * One upstream app-server shared by many browser connections, each seeing only its own threads:
+ * request ids are rewritten (the relay's own, unique upstream) and restored on the answer; a
+ * thread belongs to the connection whose `thread/start`, `thread/resume` or `thread/fork` returned
+ * it; notifications and server requests go to the owner of their `threadId` (those naming no
+ * thread go to every connection); requests naming another connection's thread are refused.
+ * `initialize` is answered per connection from the relay's own upstream handshake.
+ */
+export class RelayMultiplexer {
+  /** Messages sent to the app-server, the relay's own handshake included. */
+  sentUpstream = 0;
+  readonly #upstream: Transport;
+  readonly #options: RelayMultiplexerOptions;
+  readonly #log: RelayLogger;
+  readonly #pending = new Map<number, PendingRequest>();
+  /** Server requests forwarded to a connection, by the app-server's id. */
+  readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
+  readonly #owners = new Map<string, RelayConnection>();
+  readonly #connections = new Set<RelayConnection>();
+  /** Notifications of threads not owned yet, while a thread-opening request is in flight. */
+  readonly #backlog = new Map<string, JsonRpcMessage[]>();
+  #backlogSize = 0;
+  #openingInFlight = 0;
+  #nextId = 1;
+  #nextConnection = 1;
+  #initializeResult: unknown;
+  #closed = false;
+  #resolveEnded!: () => void;
+  /** Resolves when the app-server has gone (it exited, or `close()` ended it). */
+  readonly ended: Promise<void> = new Promise((resolve) => (this.#resolveEnded = resolve));
+
+  private constructor(upstream: Transport, options: RelayMultiplexerOptions) {
+    this.#upstream = upstream;
+    this.#options = options;
+    this.#log = options.log ?? (() => {});
+  }
+
+  /** Initializes the app-server behind `upstream` and starts relaying. */
+  static async start(upstream: Transport, options: RelayMultiplexerOptions = {}): Promise<RelayMultiplexer> {
+    const mux = new RelayMultiplexer(upstream, options);
+    await mux.#initialize();
+    return mux;
+  }
+
+  /** What the app-server answered the relay's `initialize` (every connection gets it). */
+  get initializeResult(): unknown {
+    return this.#initializeResult;
+  }
+
+  /** A new browser connection. */
+  attach(peer: RelayPeer): RelayConnection {
+    const connection = new RelayConnection(this, peer, this.#nextConnection++, this.#options.rateLimit ?? DEFAULT_RATE_LIMIT);
+    if (this.#closed) {
+      peer.close(RelayCloseCode.upstreamClosed, "the app-server is gone");
+      return connection;
+    }
+    this.#connections.add(connection);
+    return connection;
+  }
+
+  /** How many threads `connection` owns. */
+  threadsOf(connection: RelayConnection): string[] {
+    return [...this.#owners].filter(([, owner]) => owner === connection).map(([thread]) => thread);
+  }
+
+  /** Closes every connection (code 1001) and the upstream transport. */
+  async close(): Promise<void> {
+    this.#end(RelayCloseCode.goingAway, "the relay is shutting down");
+    await this.#upstream.close();
+  }
+
+  async #initialize(): Promise<void> {
+    const id = this.#nextId++;
+    const timeoutMs = this.#options.initializeTimeoutMs ?? 30_000;
+    const answer = new Promise<JsonRpcMessage>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the app-server did not answer initialize within ${timeoutMs} ms`)), timeoutMs);
+      const subscription = this.#upstream.messages$.subscribe({
+        next: (message) => {
+          if (this.#initializeResult === undefined && "id" in message && message.id === id && !("method" in message)) {
+            clearTimeout(timer);
+            resolve(message);
+            return;
+          }
+          this.#fromUpstream(message);
+        },
+        complete: () => {
+          clearTimeout(timer);
+          reject(new Error("the app-server closed before it answered initialize"));
+          this.#end(RelayCloseCode.upstreamClosed, "the app-server is gone");
+          this.#resolveEnded();
+        },
+      });
+      void this.#upstream.closed.then(() => subscription.unsubscribe());
+    });
+    const clientInfo = this.#options.clientInfo ?? { name: "codex_rpc_relay", title: "codex-rpc relay", version: "0.1.0" };
+    this.#sendUpstream({
+      id,
+      method: "initialize",
+      params: { clientInfo, capabilities: { experimentalApi: this.#options.experimentalApi ?? true } },
+    });
+    const reply = await answer;
+    if ("error" in reply) throw new Error(`the app-server refused initialize: ${reply.error.message}`);
+    this.#initializeResult = (reply as { result: unknown }).result;
+    this.#sendUpstream({ method: "initialized" });
+    this.#log(`upstream initialized: ${describeUserAgent(this.#initializeResult)}`);
+  }
+
+  #sendUpstream(message: JsonRpcMessage): void {
+    this.sentUpstream++;
+    this.#upstream.send(message).catch(() => {});
+  }
+
+  #fromUpstream(message: JsonRpcMessage): void {
+    if (!("method" in message)) return this.#answerFromUpstream(message);
+    const threadId = threadOf(message.params);
+    const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
+    if ("id" in message) {
+      if (owner) {
+        this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
+        owner.deliver(message);
+      } else {
+        this.#decline(message.id, message.method, message.params, `no connection owns thread ${threadId ?? "(none)"}`);
+      }
+      return;
+    }
+    if (threadId === undefined) {
+      for (const connection of this.#connections) connection.deliver(message);
+    } else if (owner) {
+      owner.deliver(message);
+    } else if (this.#openingInFlight > 0 && this.#backlogSize < MAX_BACKLOG) {
+      const kept = this.#backlog.get(threadId) ?? [];
+      kept.push(message);
+      this.#backlog.set(threadId, kept);
+      this.#backlogSize++;
+    }
+  }
+
+  #answerFromUpstream(message: JsonRpcMessage & { id: JsonRpcId | null }): void {
+    const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
+    if (!pending) return;
+    this.#pending.delete(message.id as number);
+    const opening = THREAD_OPENING_METHODS.has(pending.method);
+    if (opening) this.#openingInFlight--;
+    const { connection } = pending;
+    const threadId = opening && "result" in message ? threadOf(message.result) : undefined;
+    if (pending.method === "thread/unsubscribe" && "result" in message && pending.threadId !== undefined && this.#owners.get(pending.threadId) === connection) {
+      this.#owners.delete(pending.threadId);
+    }
+    if (threadId !== undefined && connection.attached) {
+      this.#owners.set(threadId, connection);
+      for (const kept of this.#backlog.get(threadId) ?? []) connection.deliver(kept);
+    }
+    if (this.#openingInFlight === 0) {
+      this.#backlog.clear();
+      this.#backlogSize = 0;
+    }
+    if (connection.attached) connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+  }
+
+  /** Called by a connection: a request to forward, after its checks. */
+  forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown): void {
+    const upstreamId = this.#nextId++;
+    this.#pending.set(upstreamId, { connection, id, method, threadId: threadOf(params) });
+    if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
+    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params });
+  }
+
+  /** Called by a connection: its answer to a server request. False when it was not asked that. */
+  forwardAnswer(connection: RelayConnection, message: JsonRpcMessage & { id: JsonRpcId }): boolean {
+    const request = this.#serverRequests.get(message.id);
+    if (request?.connection !== connection) return false;
+    this.#serverRequests.delete(message.id);
+    const answer = "error" in message ? { error: message.error } : { result: (message as { result?: unknown }).result ?? null };
+    this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage);
+    return true;
+  }
+
+  /** Who owns `threadId`: this connection, another, or nobody. */
+  ownership(connection: RelayConnection, threadId: string): "mine" | "other" | "none" {
+    const owner = this.#owners.get(threadId);
+    return owner === undefined ? "none" : owner === connection ? "mine" : "other";
+  }
+
+  /** Called by a connection that ended: its threads are free, its open server requests declined. */
+  detach(connection: RelayConnection): void {
+    if (!this.#connections.delete(connection)) return;
+    for (const [thread, owner] of this.#owners) if (owner === connection) this.#owners.delete(thread);
+    for (const [id, request] of this.#serverRequests) {
+      if (request.connection !== connection) continue;
+      this.#serverRequests.delete(id);
+      this.#decline(id, request.method, request.params, `its connection #${connection.id} closed`);
+    }
+  }
+
+  /** Answers a server request as core's client does when nothing handles it (see declineAnswer). */
+  #decline(id: JsonRpcId, method: string, params: unknown, why: string): void {
+    this.#log(`declined ${method.slice(0, 100)}: ${why}`);
+    void declineAnswer(method, params).then((answer) => this.#sendUpstream({ id, ...answer } as JsonRpcMessage));
+  }
+
+  log(line: string): void {
+    this.#log(line);
+  }
+
+  #end(code: number, reason: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const connection of [...this.#connections]) connection.close(code, reason);
+  }
+}
+
+/** One browser connection: its handshake state, rate limit and the checks on what it sends. */
+export class RelayConnection {
+  #initialized = false;
+  #attached = true;
+  #optOut: ReadonlySet<string> = new Set();
+  readonly #bucket: TokenBucket;
+
+  constructor(
+    private readonly mux: RelayMultiplexer,
+    private readonly peer: RelayPeer,
+    /** A number for logs. */
+    readonly id: number,
+    rateLimit: RateLimit,
+  ) {
+    this.#bucket = new TokenBucket(rateLimit);
+  }
+
+  get attached(): boolean {
+    return this.#attached;
+  }
+
+  /** A message the browser sent, parsed from one text frame. */
+  receive(message: unknown): void {
+    if (!this.#attached) return;
+    if (!this.#bucket.take()) {
+      this.mux.log(`connection #${this.id}: rate limit exceeded; closed`);
+      return this.close(RelayCloseCode.rateLimited, "rate limit exceeded");
+    }
+    if (typeof message !== "object" || message === null || Array.isArray(message)) {
+      return this.#error(null, RelayErrorCode.invalidRequest, "expected one JSON-RPC message object per frame");
+    }
+    const record = message as { id?: unknown; method?: unknown; params?: unknown };
+    const id = typeof record.id === "number" || typeof record.id === "string" ? record.id : undefined;
+    if (typeof record.method !== "string") {
+      if (id !== undefined && this.mux.forwardAnswer(this, message as JsonRpcMessage & { id: JsonRpcId })) return;
+      this.mux.log(`connection #${this.id}: dropped an answer to no request of its own`);
+      return;
+    }
+    const method = record.method;
+    if (id === undefined) {
+      if (method === "initialized") return;
+      this.mux.log(`connection #${this.id}: dropped notification ${method.slice(0, 100)}`);
+      return;
+    }
+    if (method === "initialize") return this.#initialize(id, record.params);
+    if (!this.#initialized) return this.#error(id, RelayErrorCode.invalidRequest, "Not initialized");
+    const threadId = typeof record.params === "object" && record.params !== null ? (record.params as { threadId?: unknown }).threadId : undefined;
+    if (typeof threadId === "string") {
+      const ownership = this.mux.ownership(this, threadId);
+      if (ownership === "other" || (ownership === "none" && !UNOWNED_THREAD_METHODS.has(method))) {
+        this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} on a thread it does not own`);
+        return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${threadId.slice(0, 100)} is not this connection's: start or resume it first`);
+      }
+    }
+    this.mux.forwardRequest(this, id, method, record.params);
+  }
+
+  /** A message from the app-server for this connection. */
+  deliver(message: JsonRpcMessage): void {
+    if (!this.#attached) return;
+    if (!("id" in message) && "method" in message && this.#optOut.has(message.method)) return;
+    if (!this.#initialized && "method" in message) return;
+    this.peer.send(message);
+  }
+
+  /** Ends the connection (the browser side closes with `code`); its threads are released. */
+  close(code: number, reason: string): void {
+    if (!this.#attached) return;
+    this.detach();
+    this.peer.close(code, reason);
+  }
+
+  /** The browser side went away. */
+  detach(): void {
+    if (!this.#attached) return;
+    this.#attached = false;
+    this.mux.detach(this);
+  }
+
+  #initialize(id: JsonRpcId, params: unknown): void {
+    if (this.#initialized) return this.#error(id, RelayErrorCode.invalidRequest, "Already initialized");
+    this.#initialized = true;
+    const optOut = (params as { capabilities?: { optOutNotificationMethods?: unknown } } | undefined)?.capabilities?.optOutNotificationMethods;
+    if (Array.isArray(optOut)) this.#optOut = new Set(optOut.filter((entry): entry is string => typeof entry === "string"));
+    this.peer.send({ id, result: this.mux.initializeResult } as JsonRpcMessage);
+  }
+
+  #error(id: JsonRpcId | null, code: number, message: string): void {
+    this.peer.send({ id, error: { code, message } } as JsonRpcMessage);
+  }
+}
+
+function describeUserAgent(result: unknown): string {
+  const agent = typeof result === "object" && result !== null ? (result as { userAgent?: unknown }).userAgent : undefined;
+  return typeof agent === "string" ? agent.slice(0, 200) : "(no userAgent)";
+}

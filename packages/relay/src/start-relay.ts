@@ -1,0 +1,209 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createRequire } from "node:module";
+import type { Duplex } from "node:stream";
+import type { JsonRpcMessage } from "@codex-rpc/core/transport";
+import { type WebSocket, WebSocketServer } from "ws";
+import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.js";
+import { redactingLogger, type RelayLogger } from "./relay-log.js";
+import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
+import type { RateLimit } from "./token-bucket.js";
+import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
+import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
+import type { RelayUpstream } from "./upstream.js";
+import { type RelayIsolation, sharedUpstream, upstreamPerConnection } from "./upstream-pool.js";
+
+const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
+
+export interface RelayOptions {
+  /** The app-server: spawned by default (`{ spawn: {} }`), or a running one, or a Transport. */
+  readonly upstream?: RelayUpstream;
+  /** Where to listen. Default `127.0.0.1`; a non-loopback host needs `allowNonLoopback`. */
+  readonly host?: string;
+  /** Default 0: a free port (read it from the handle). */
+  readonly port?: number;
+  /** Listen on a non-loopback host (anyone who can reach it may try the token). Default false. */
+  readonly allowNonLoopback?: boolean;
+  /**
+   * Origins whose pages may connect (`http://localhost:5173`); the relay's own origins are always
+   * allowed. A request with any other `Origin` gets 403 before the upgrade. Requests without an
+   * `Origin` (not a browser) are let through to the token check.
+   */
+  readonly allowedOrigins?: readonly string[];
+  /** The largest message a connection may send, in bytes (default 8 MiB); larger closes it with 1009. */
+  readonly maxMessageBytes?: number;
+  /** Per-connection rate limit (default 100 messages/s, bursts of 200); faster closes it with 1008. */
+  readonly rateLimit?: RateLimit;
+  /** Ask the app-server for its experimental API (default true). */
+  readonly experimentalApi?: boolean;
+  /**
+   * "threads" (default): one app-server for all connections, each seeing only its own threads.
+   * "process": an app-server session of its own per connection (a process per connection when
+   * spawning), closed when the connection closes.
+   */
+  readonly isolation?: RelayIsolation;
+  /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
+  readonly log?: RelayLogger;
+}
+
+export interface RelayHandle {
+  /** The WebSocket URL for pages: `ws://127.0.0.1:PORT/`. */
+  readonly url: string;
+  /** The launch token: the page presents it as the subprotocol `codex-rpc.token.<token>`. */
+  readonly token: string;
+  readonly host: string;
+  readonly port: number;
+  /** The spawned app-server's process id (undefined when the relay connected to a running one, or with isolation "process"). */
+  readonly upstreamPid: number | undefined;
+  /**
+   * Resolves when the shared app-server has gone by itself or through `close()` (connections are
+   * closed with 1011 and new ones refused the same way); never with isolation "process".
+   */
+  readonly upstreamEnded: Promise<void>;
+  /** Messages the relay sent to the app-server so far (its own handshake included). */
+  readonly upstreamMessageCount: number;
+  /** Stops listening, closes every connection (1001) and the app-server (a spawned one exits). */
+  close(): Promise<void>;
+}
+
+const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+/** Starts a relay: opens the app-server, then listens for browsers. */
+export async function startRelay(options: RelayOptions = {}): Promise<RelayHandle> {
+  const host = options.host ?? "127.0.0.1";
+  if (!isLoopbackHost(host) && !options.allowNonLoopback) {
+    throw new TypeError(`startRelay: ${host} is not a loopback address; pass allowNonLoopback: true to listen there`);
+  }
+  const token = createRelayToken();
+  const log = redactingLogger(options.log, token);
+  const allowed = new Set<string>();
+  for (const origin of options.allowedOrigins ?? []) {
+    const normalized = normalizeOrigin(origin);
+    if (normalized === undefined) throw new TypeError(`startRelay: ${origin} is not an origin (scheme://host[:port])`);
+    allowed.add(normalized);
+  }
+
+  const muxOptions = {
+    log,
+    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    ...(options.experimentalApi !== undefined ? { experimentalApi: options.experimentalApi } : {}),
+  };
+  const pool = options.isolation === "process" ? upstreamPerConnection(options.upstream, muxOptions) : await sharedUpstream(options.upstream, muxOptions);
+
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    handleProtocols: (protocols) =>
+      protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
+  });
+  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl));
+  let wsUrl = "";
+  server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refusal = checkUpgrade(request, allowed, token);
+    if (refusal) {
+      log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
+      return refuse(socket, refusal);
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
+  });
+
+  const accept = (ws: WebSocket) => {
+    // Messages that arrive while the connection's app-server session opens wait for it, in order.
+    const session = pool
+      .attach({
+        send: (message: JsonRpcMessage) => ws.send(JSON.stringify(message)),
+        close: (code, reason) => ws.close(code, reason),
+      })
+      .then(
+        (opened) => {
+          log(`connection #${opened.connection.id} opened`);
+          return opened;
+        },
+        (error: unknown) => {
+          log(`a connection's app-server did not start: ${error instanceof Error ? error.message : String(error)}`);
+          ws.close(RelayCloseCode.upstreamClosed, "the app-server did not start");
+          return undefined;
+        },
+      );
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return void session.then((opened) => opened?.connection.close(1003, "binary frames are not accepted"));
+      let message: unknown;
+      try {
+        message = JSON.parse(data.toString());
+      } catch {
+        return ws.send(JSON.stringify({ id: null, error: { code: RelayErrorCode.parseError, message: "Parse error: one JSON message per text frame" } }));
+      }
+      void session.then((opened) => opened?.connection.receive(message));
+    });
+    ws.on("error", (error) => log(`a connection: ${error.message}`));
+    ws.on("close", (code) => {
+      void session.then((opened) => {
+        if (!opened) return;
+        log(`connection #${opened.connection.id} closed (${code})`);
+        return opened.release();
+      });
+    });
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : 0;
+  const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  wsUrl = `ws://${urlHost}:${port}/`;
+  // The relay's own pages (the console it may serve) are always allowed.
+  allowed.add(`http://${urlHost}:${port}`);
+  if (isLoopbackHost(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) allowed.add(`http://${name}:${port}`);
+  log(`listening on ${wsUrl}`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: wsUrl,
+    token,
+    host,
+    port,
+    upstreamPid: pool.pid,
+    upstreamEnded: pool.ended,
+    get upstreamMessageCount() {
+      return pool.sentUpstream;
+    },
+    close: () => {
+      closing ??= (async () => {
+        await pool.close();
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        log("closed");
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The discovery document (`GET /.well-known/codex-rpc-relay`): where to connect, never the token. */
+function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string): void {
+  const origin = request.headers.origin;
+  if (!originAllowed(origin, allowed)) {
+    response.writeHead(403, { "content-type": "text/plain" }).end("origin not allowed\n");
+    return;
+  }
+  if (request.method !== "GET" || requestUrl(request)?.pathname !== DISCOVERY_PATH) {
+    response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+    return;
+  }
+  const headers: Record<string, string> = { "content-type": "application/json", "cache-control": "no-store" };
+  if (origin !== undefined) headers["access-control-allow-origin"] = origin;
+  headers.vary = "Origin";
+  const body = { ws: wsUrl, version: VERSION, subprotocol: RELAY_SUBPROTOCOL, tokenSubprotocolPrefix: TOKEN_SUBPROTOCOL_PREFIX };
+  response.writeHead(200, headers).end(`${JSON.stringify(body)}\n`);
+}
+
+/** Answers a refused upgrade with a plain HTTP response and ends the socket: nothing is upgraded. */
+function refuse(socket: Duplex, { status, reason }: Refusal): void {
+  const text = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" }[status];
+  socket.end(
+    `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`,
+  );
+}

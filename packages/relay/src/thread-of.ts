@@ -1,0 +1,18 @@
+/** The thread a message's params name: `threadId`, or `thread.id` (`thread/started`), or undefined. */
+export function threadOf(params: unknown): string | undefined {
+  if (typeof params !== "object" || params === null) return undefined;
+  const record = params as { threadId?: unknown; thread?: { id?: unknown } | null };
+  if (typeof record.threadId === "string") return record.threadId;
+  const id = typeof record.thread === "object" && record.thread !== null ? record.thread.id : undefined;
+  return typeof id === "string" ? id : undefined;
+}
+
+/** Requests whose successful result makes the thread in `result.thread.id` the caller's. */
+export const THREAD_OPENING_METHODS: ReadonlySet<string> = new Set(["thread/start", "thread/resume", "thread/fork"]);
+
+/**
+ * Requests that may name a thread no connection owns (a thread stored on disk, or one whose owner
+ * left): resuming or forking it is how a connection gets it; reading it is harmless. Every other
+ * request naming a thread must name one of the caller's.
+ */
+export const UNOWNED_THREAD_METHODS: ReadonlySet<string> = new Set(["thread/resume", "thread/fork", "thread/read"]);

@@ -1,0 +1,160 @@
+// The relay's security table, against the real codex 0.169.0 (mock model, offline): each attack
+// is refused, and the app-server receives nothing from it (every message the relay sends upstream
+// is recorded and counted). The table is printed after the run.
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { CodexClient, JsonRpcMessage } from "@codex-rpc/core";
+import { spawnCodexAppServer } from "@codex-rpc/stdio";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { createCodexHome, MockResponsesProvider, type CodexHome } from "@codex-rpc/testing";
+import { RelayCloseCode, RelayErrorCode, type RelayHandle, startRelay } from "../src/index.js";
+import { recordingTransport } from "./support/recording-transport.js";
+import { call, closeCode, connectThroughRelay, tryUpgrade } from "./support/relay-clients.js";
+
+const ORIGIN = "http://localhost:5173";
+const MAX_MESSAGE_BYTES = 64 * 1024;
+const RATE = { perSecond: 20, burst: 40 };
+
+let provider: MockResponsesProvider;
+let home: CodexHome;
+let relay: RelayHandle;
+let owner: CodexClient;
+let ownerThreadId: string;
+const up: JsonRpcMessage[] = [];
+const table: { attack: string; outcome: string; upstream: string }[] = [];
+
+beforeAll(async () => {
+  provider = await MockResponsesProvider.start({ script: [] });
+  home = await createCodexHome({ provider });
+  const workspace = join(home.dir, "workspace");
+  await mkdir(workspace);
+  const spawned = await spawnCodexAppServer({
+    codexPath: pinnedCodexBinary(),
+    cwd: workspace,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
+  });
+  relay = await startRelay({
+    upstream: { transport: recordingTransport(spawned, up) },
+    allowedOrigins: [ORIGIN],
+    maxMessageBytes: MAX_MESSAGE_BYTES,
+    rateLimit: RATE,
+  });
+  owner = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
+  ownerThreadId = (await owner.startThread({ cwd: workspace, approvalPolicy: "never" })).id;
+});
+
+afterAll(async () => {
+  await owner?.close();
+  await relay?.close();
+  await provider?.close();
+  await home?.cleanup();
+  const width = Math.max(...table.map((row) => row.attack.length));
+  const outcomeWidth = Math.max(...table.map((row) => row.outcome.length));
+  console.log(
+    [
+      "relay security table (codex 0.169.0 behind the relay):",
+      `${"attack".padEnd(width)} | ${"outcome".padEnd(outcomeWidth)} | reached the app-server`,
+      `${"-".repeat(width)}-|-${"-".repeat(outcomeWidth)}-|-----------------------`,
+      ...table.map((row) => `${row.attack.padEnd(width)} | ${row.outcome.padEnd(outcomeWidth)} | ${row.upstream}`),
+    ].join("\n"),
+  );
+});
+
+/** Runs an attack and records how many messages reached the app-server meanwhile. */
+async function attack(name: string, run: () => Promise<string>, allowedUpstream = 0): Promise<void> {
+  const before = up.length;
+  const outcome = await run();
+  // Anything the attack made the relay send would have been sent synchronously on receipt; give it a moment anyway.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const reached = up.slice(before);
+  table.push({ attack: name, outcome, upstream: reached.length === 0 ? "nothing" : `${reached.length} messages (within the ${allowedUpstream} allowed)` });
+  expect(reached.length).toBeLessThanOrEqual(allowedUpstream);
+}
+
+describe("relay security table", () => {
+  it("a foreign Origin: 403 before the upgrade", () =>
+    attack("foreign origin (http://evil.example)", async () => {
+      const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: "http://evil.example" });
+      expect(outcome).toMatchObject({ status: 403 });
+      return "HTTP 403, no upgrade";
+    }));
+
+  it("no token: 401", () =>
+    attack("no token", async () => {
+      const outcome = await tryUpgrade(relay.url, { origin: ORIGIN });
+      expect(outcome).toMatchObject({ status: 401 });
+      return "HTTP 401, no upgrade";
+    }));
+
+  it("a wrong token: 401", () =>
+    attack("wrong token", async () => {
+      const outcome = await tryUpgrade(relay.url, { token: `${relay.token.slice(0, -1)}x`, origin: ORIGIN });
+      expect(outcome).toMatchObject({ status: 401 });
+      return "HTTP 401, no upgrade";
+    }));
+
+  it("the token in the URL: 400, even with the right subprotocol", () =>
+    attack("token in the URL (?token=…)", async () => {
+      const outcome = await tryUpgrade(`${relay.url}?token=${relay.token}`, { token: relay.token, origin: ORIGIN });
+      expect(outcome).toMatchObject({ status: 400 });
+      expect((outcome as { body: string }).body).not.toContain(relay.token);
+      return "HTTP 400, no upgrade";
+    }));
+
+  it("another connection's thread id: a JSON-RPC error, nothing forwarded", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    expect(await call(socket, 1, "initialize", { clientInfo: { name: "intruder", version: "0" } })).toHaveProperty("result");
+    socket.send(JSON.stringify({ method: "initialized" }));
+    await attack("another connection's thread id (turn/start, thread/read, thread/resume, thread/fork)", async () => {
+      for (const [id, method, params] of [
+        [2, "turn/start", { threadId: ownerThreadId, input: [{ type: "text", text: "hi", text_elements: [] }] }],
+        [3, "thread/read", { threadId: ownerThreadId }],
+        [4, "thread/resume", { threadId: ownerThreadId }],
+        [5, "thread/fork", { threadId: ownerThreadId }],
+      ] as const) {
+        const answer = await call(socket, id, method, params);
+        expect(answer.error).toMatchObject({ code: RelayErrorCode.threadNotOwned });
+      }
+      return `JSON-RPC error ${RelayErrorCode.threadNotOwned} ×4`;
+    });
+    socket.close();
+  });
+
+  it("an oversize message: the connection closes with 1009", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    await call(socket, 1, "initialize", { clientInfo: { name: "big", version: "0" } });
+    await attack(`oversize message (${MAX_MESSAGE_BYTES / 1024} KiB limit, 100 KiB sent)`, async () => {
+      const closed = closeCode(socket);
+      socket.send(JSON.stringify({ id: 2, method: "thread/list", params: { cursor: "x".repeat(100 * 1024) } }));
+      expect(await closed).toBe(RelayCloseCode.tooBig);
+      return "closed 1009 (message too big)";
+    });
+  });
+
+  it("a message flood: the connection closes with 1008 once over the burst", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    await call(socket, 1, "initialize", { clientInfo: { name: "flood", version: "0" } });
+    await attack(
+      `message flood (1000 requests at once; limit ${RATE.perSecond}/s, burst ${RATE.burst})`,
+      async () => {
+        const closed = closeCode(socket);
+        for (let id = 2; id < 1002; id++) socket.send(JSON.stringify({ id, method: "thread/loaded/list", params: {} }));
+        expect(await closed).toBe(RelayCloseCode.rateLimited);
+        return "closed 1008 (rate limit exceeded)";
+      },
+      RATE.burst,
+    );
+  });
+
+  it("the owner's connection still works after all that", async () => {
+    const read = await owner.request("thread/read", { threadId: ownerThreadId, includeTurns: false });
+    expect(read.thread.id).toBe(ownerThreadId);
+  });
+});
