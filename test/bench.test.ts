@@ -157,4 +157,14 @@ describe("tools/bench report", () => {
     expect(rewritten).toContain("test, 2 cores");
     expect(report.replaceBetweenMarkers(rewritten, report.renderReadmeSection(r))).toBe(rewritten);
   });
+
+  it("says when stages were measured at different times (--update), with the load of each, instead of one load", () => {
+    const at = (time: string, load: number) => ({ at: `2026-11-24T${time}:00.000Z`, loadAverage: [load, 0, 0] });
+    const one = report.renderReadmeSection(results({ measuredAt: { decode: at("06:08", 1.5), memory: at("06:08", 1.5) } }));
+    expect(one).toContain("load average at the start 0 0 0");
+    expect(one).not.toContain("different times");
+    const two = report.renderReadmeSection(results({ measuredAt: { decode: at("06:08", 1.5), memory: at("06:44", 9) } }));
+    expect(two).toContain("decode 2026-11-24 06:08 UTC (load 1.5), memory 2026-11-24 06:44 UTC (load 9)");
+    expect(two).not.toContain("load average at the start");
+  });
 });

@@ -203,8 +203,17 @@ export function renderSummary(results) {
   );
 }
 
-export function machineLine(m) {
-  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node} (${m.platform}); load average at the start ${m.loadAverage.join(" ")}`;
+export function machineLine(m, { load = true } = {}) {
+  return `${m.cpuModel}, ${m.cores} cores, ${m.memoryGiB} GiB, node ${m.node} (${m.platform})${load ? `; load average at the start ${m.loadAverage.join(" ")}` : ""}`;
+}
+
+/** When stages were measured at different times (`--update`), when each was and the load then. */
+function measuredAtLine(results) {
+  const times = Object.entries(results.measuredAt ?? {});
+  if (new Set(times.map(([, m]) => m.at.slice(0, 16))).size <= 1) return "";
+  return ` Stages measured at different times (\`--update\`): ${times
+    .map(([stage, m]) => `${stage} ${m.at.slice(0, 16).replace("T", " ")} UTC (load ${m.loadAverage[0]})`)
+    .join(", ")}.`;
 }
 
 /** The README's performance section body (between the markers). */
@@ -212,7 +221,7 @@ export function renderReadmeSection(results) {
   return [
     README_START,
     "",
-    `Measured by \`npx -y pnpm@12.21.0 bench\` (tools/bench/run.mjs) on ${machineLine(results.machine)}, ${results.finishedAt}.`,
+    `Measured by \`npx -y pnpm@12.21.0 bench\` (tools/bench/run.mjs) on ${machineLine(results.machine, { load: measuredAtLine(results) === "" })}, ${results.finishedAt}.${measuredAtLine(results)}`,
     "Workloads are scaled from what codex 0.169.0 really sent (tools/bench/fixtures); each decode ratio is the floor (`JSON.parse` of the same pre-split lines) measured just before the stage, over the stage, as min–median–max over the rounds.",
     "",
     renderSummary(results),

@@ -13,6 +13,8 @@
 //   --codegen-runs N   child processes per codegen row (default 5)
 //   --quick            a smoke run: small workloads, few rounds (figures mean nothing)
 //   --from FILE        measure nothing: render the table (and the README) from a results file
+//   --update           measure only --stages and keep the other stages' figures from .bench/results.json
+//                      (each stage's time of measurement is kept with it and shown)
 //   --write-readme     replace packages/core/README.md's performance figures between the bench markers
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,6 +40,7 @@ const { values: args } = parseArgs({
     "codegen-runs": { type: "string" },
     quick: { type: "boolean", default: false },
     from: { type: "string" },
+    update: { type: "boolean", default: false },
     "write-readme": { type: "boolean", default: false },
   },
 });
@@ -142,11 +145,23 @@ if (args.from) {
     console.error(`unknown stages: ${unknown.join(", ")} (known: ${ALL_STAGES.join(", ")})`);
     process.exit(2);
   }
-  results = { machine: machine(), startedAt: new Date().toISOString(), settings, quick };
+  const previous = args.update ? JSON.parse(readFileSync(join(OUT_DIR, "results.json"), "utf8")) : {};
+  results = { ...previous, machine: machine(), startedAt: new Date().toISOString(), settings, quick };
+  // A results file from before --update existed: its stages were all measured when it finished.
+  const STAGE_KEYS = ["decode", "longLines", "requests", "memory", "codegen", "consumerTsc"];
+  results.measuredAt = {
+    ...Object.fromEntries(
+      STAGE_KEYS.filter((key) => previous[key] !== undefined).map((key) => [key, { at: previous.finishedAt, loadAverage: previous.machine.loadAverage }]),
+    ),
+    ...previous.measuredAt,
+  };
   let crashed = false;
   const keep = (key, value) => {
     if (value === undefined) crashed = true;
-    else results[key] = value;
+    else {
+      results[key] = value;
+      results.measuredAt[key] = { at: new Date().toISOString(), loadAverage: machine().loadAverage };
+    }
   };
   if (stages.includes("decode")) keep("decode", stage("decode", "decode.mjs", ["--rounds", settings.rounds, "--scale", settings.scale]));
   if (stages.includes("long-lines")) keep("longLines", stage("long-lines", "long-lines.mjs", ["--rounds", settings.longRounds, "--sizes", settings.longSizes]));
