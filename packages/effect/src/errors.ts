@@ -140,8 +140,11 @@ export const TAG_OF_CODE = {
   UNSUPPORTED: "Unsupported",
 } as const satisfies Record<CodexRpcErrorCode, CodexError["_tag"]>;
 
-/** Core's error as its tagged error. */
-export function fromCodexRpcError(error: CodexRpcError): CodexError {
+/**
+ * Core's error as its tagged error; undefined for an error whose code needs fields its class did
+ * not give (a plain CodexRpcError coded SERVER_ERROR, say): `failWith` makes that a defect.
+ */
+export function fromCodexRpcError(error: CodexRpcError): CodexError | undefined {
   const base = { code: error.code, message: error.message, cause: error };
   if (error instanceof ConnectionClosedError) {
     const { close } = error;
@@ -188,12 +191,10 @@ const PLAIN = {
   Unsupported,
 } as const;
 
-/** The codes whose error carries only the base fields (or a subclass core did not construct as its own class). */
-function plainTagged(code: CodexRpcErrorCode, base: Base): CodexError {
-  const tag = TAG_OF_CODE[code];
-  const Plain = (PLAIN as Record<string, new (fields: Base) => CodexError>)[tag];
-  // A code whose class core did not build (e.g. a ServerError-coded error of another class): the base fields still tell it.
-  return Plain ? new Plain(base) : new Unsupported(base);
+/** The codes whose error carries only the base fields (whatever class core built it with, e.g. WebSocketConnectError). */
+function plainTagged(code: CodexRpcErrorCode, base: Base): CodexError | undefined {
+  const Plain = (PLAIN as Partial<Record<string, new (fields: Base) => CodexError>>)[TAG_OF_CODE[code]];
+  return Plain ? new Plain(base) : undefined;
 }
 
 /**
@@ -206,7 +207,8 @@ export function failWith(thrown: unknown): Effect.Effect<never, CodexError> {
 
 /** The same as a Cause: a failure with the tagged error, or a defect. */
 export function causeOf(thrown: unknown): Cause.Cause<CodexError> {
-  return thrown instanceof CodexRpcError ? Cause.fail(fromCodexRpcError(thrown)) : Cause.die(thrown);
+  const tagged = thrown instanceof CodexRpcError ? fromCodexRpcError(thrown) : undefined;
+  return tagged ? Cause.fail(tagged) : Cause.die(thrown);
 }
 
 /**
