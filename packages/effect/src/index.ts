@@ -18,3 +18,4 @@ export type { EffectThread, EffectTurnOptions, TurnInput } from "./thread.js";
 export type { EffectTurn } from "./turn.js";
 export { streamFrom, type Subscribable } from "./observable-stream.js";
 export { CODEX_CONFIG_KEYS, codexSettings, type CodexSettings } from "./config.js";
+export { layerSpawn, layerSpawnConfig, type SpawnOptions, type SpawnServer } from "./spawn-layer.js";

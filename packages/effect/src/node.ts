@@ -1,28 +1,15 @@
 // @codex-rpc/effect/node: Layers that spawn `codex app-server` with @codex-rpc/stdio. Effect's
 // own child-process module is not used: @codex-rpc/stdio already owns the shutdown sequence
 // (end stdin, SIGTERM, SIGKILL), the stderr tail and the binary search core's errors report.
-import { spawnCodexAppServer, type SpawnCodexAppServerOptions } from "@codex-rpc/stdio";
-import { Effect, Layer, Option } from "effect";
-import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
-import { codexSettings } from "./config.js";
-import { type CodexError, fromPromise } from "./errors.js";
+import { spawnCodexAppServer } from "@codex-rpc/stdio";
+import type { CodexLayerOptions } from "./codex-client.js";
+import { layerSpawn, layerSpawnConfig, type SpawnOptions } from "./spawn-layer.js";
 
-/** Spawn options; `signal` is the fiber's interruption here. */
-export type NodeSpawnOptions = Omit<SpawnCodexAppServerOptions, "signal">;
+export type { SpawnOptions } from "./spawn-layer.js";
 
-/** Spawns the server: closing the Layer's scope closes the client and ends the process. */
-export function layerNode<R = never>(spawn: NodeSpawnOptions = {}, options: CodexLayerOptions<R> = {}): Layer.Layer<CodexClient, CodexError, R> {
-  return layer(
-    fromPromise((signal) => spawnCodexAppServer({ ...spawn, signal })),
-    options,
-  );
-}
+/** Spawns the server on Node: closing the Layer's scope closes the client and ends the process. */
+export const layerNode = <R = never>(spawn: SpawnOptions = {}, options: CodexLayerOptions<R> = {}) => layerSpawn(spawnCodexAppServer, spawn, options);
 
 /** `layerNode` with `codexPath` from Config (`CODEX_PATH`) when the spawn options name none. */
-export function layerNodeConfig<R = never>(spawn: NodeSpawnOptions = {}, options: CodexLayerOptions<R> = {}) {
-  return Layer.unwrap(
-    Effect.map(codexSettings, ({ codexPath }) =>
-      layerNode({ ...Option.match(codexPath, { onNone: () => ({}), onSome: (path) => ({ codexPath: path }) }), ...spawn }, options),
-    ),
-  );
-}
+export const layerNodeConfig = <R = never>(spawn: SpawnOptions = {}, options: CodexLayerOptions<R> = {}) =>
+  layerSpawnConfig(spawnCodexAppServer, spawn, options);
