@@ -3,10 +3,18 @@ import { it } from "@effect/vitest";
 import { clientInternals } from "@codex-rpc/core/testing";
 import { Context, Effect, Fiber, Layer, Option, Schedule, Stream } from "effect";
 import { describe, expect } from "vitest";
-import { CodexClient } from "../src/index.js";
+import { CodexClient, type EffectTurn } from "../src/index.js";
 import { FakeServer, layerFake } from "../src/testing.js";
 
 const sentMethods = (server: FakeServer["Service"]) => server.received.flatMap((m) => ("method" in m ? [m.method] : []));
+
+/** The client sent `turn/interrupt` and the turn ended `interrupted`. */
+const expectInterruptedOnServer = (turn: EffectTurn) =>
+  Effect.gen(function* () {
+    expect(sentMethods(yield* FakeServer)).toContain("turn/interrupt");
+    const completed = yield* Effect.promise(() => turn.turn.completed);
+    expect(completed.status).toBe("interrupted");
+  });
 
 describe("CodexClient service over the in-memory server", () => {
   it.live("runs a turn: its text as a Stream, its end as an Effect", () =>
@@ -116,28 +124,20 @@ describe("CodexClient service over the in-memory server", () => {
 
   it.live("interrupting the fiber awaiting a turn interrupts it on the server and waits for its end", () =>
     Effect.gen(function* () {
-      const codex = yield* CodexClient;
-      const server = yield* FakeServer;
-      const thread = yield* codex.startThread();
+      const thread = yield* (yield* CodexClient).startThread();
       const turn = yield* thread.run("hold");
       const fiber = yield* Effect.forkChild(turn.completed);
       yield* Effect.sleep("20 millis");
       yield* Fiber.interrupt(fiber);
-      expect(sentMethods(server)).toContain("turn/interrupt");
-      const completed = yield* Effect.promise(() => turn.turn.completed);
-      expect(completed.status).toBe("interrupted");
+      yield* expectInterruptedOnServer(turn);
     }).pipe(Effect.provide(layerFake({ turns: [{ hold: true }] }))),
   );
 
   it.live("closing the scope a turn was run in interrupts the turn if it still runs", () =>
     Effect.gen(function* () {
-      const codex = yield* CodexClient;
-      const server = yield* FakeServer;
-      const thread = yield* codex.startThread();
+      const thread = yield* (yield* CodexClient).startThread();
       const turn = yield* Effect.scoped(thread.run("hold"));
-      expect(sentMethods(server)).toContain("turn/interrupt");
-      const completed = yield* Effect.promise(() => turn.turn.completed);
-      expect(completed.status).toBe("interrupted");
+      yield* expectInterruptedOnServer(turn);
     }).pipe(Effect.provide(layerFake({ turns: [{ hold: true }] }))),
   );
 
