@@ -12,7 +12,7 @@ import {
   type Transport,
   type TransportFactory,
 } from "@codex-rpc/core";
-import { Context, Duration, Effect, Layer, type Schedule, type Stream } from "effect";
+import { Context, Duration, Effect, Layer, type Schedule, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
 import { streamFrom } from "./observable-stream.js";
 import { type ServerRequestEffects, serverRequestOptions } from "./server-requests.js";
@@ -103,11 +103,11 @@ function stripEffects<R, T extends ProtocolTypesShape>(options: CodexLayerOption
   return rest;
 }
 
-/** The `CodexClient` service, connected by `connect`; scoped (the Layer's scope closes the client). */
+/** The `CodexClient` service, connected by `connect` (which may acquire in the Layer's scope); scoped: the Layer's scope closes the client. */
 export function layer<R = never, E = never, RC = never>(
   connect: Connect<E, RC>,
   options: CodexLayerOptions<R> = {},
-): Layer.Layer<CodexClient, CodexError | E, R | RC> {
+): Layer.Layer<CodexClient, CodexError | E, Exclude<R | RC, Scope.Scope>> {
   return Layer.effect(
     CodexClient,
     Effect.map(connectScoped(connect, options), (client) => makeCodexService(client)),

@@ -5,7 +5,8 @@ import type { SpawnCodexAppServerOptions } from "@codex-rpc/core/process";
 import { Effect, Layer, Option } from "effect";
 import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
 import { codexSettings } from "./config.js";
-import { type CodexError, fromPromise } from "./errors.js";
+import { acquireTransport } from "./acquire-transport.js";
+import type { CodexError } from "./errors.js";
 
 /** Spawn options; `signal` is the fiber's interruption here. */
 export type SpawnOptions = Omit<SpawnCodexAppServerOptions, "signal">;
@@ -19,7 +20,7 @@ export function layerSpawn<R = never>(
   options: CodexLayerOptions<R> = {},
 ): Layer.Layer<CodexClient, CodexError, R> {
   return layer(
-    fromPromise((signal) => spawn({ ...spawnOptions, signal })),
+    acquireTransport(() => spawn(spawnOptions)),
     options,
   );
 }

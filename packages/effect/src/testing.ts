@@ -7,7 +7,8 @@ import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { createCodexHome, type CodexHome, type CodexHomeOptions, MockResponsesProvider, type ScriptedReply } from "@codex-rpc/testing";
 import { Context, Effect, Layer } from "effect";
 import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
-import { type CodexError, fromPromise } from "./errors.js";
+import { acquireTransport } from "./acquire-transport.js";
+import type { CodexError } from "./errors.js";
 
 /** The in-memory server behind `layerFake`, for a test to script, overload or crash it. */
 export class FakeServer extends Context.Service<FakeServer, FakeAppServer>()("@codex-rpc/effect/testing/FakeServer") {}
@@ -64,13 +65,12 @@ export function layerOffline<R = never>(
       );
       const workspace = `${home.dir}/workspace`;
       yield* Effect.promise(() => mkdir(workspace, { recursive: true }));
-      const transport = yield* fromPromise((signal) =>
+      const transport = yield* acquireTransport(() =>
         spawnCodexAppServer({
           ...(offline.codexPath === undefined ? {} : { codexPath: offline.codexPath }),
           ...(offline.args ? { args: [...offline.args] } : {}),
           cwd: workspace,
           env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-          signal,
         }),
       );
       const codex = Layer.succeed(OfflineCodex, { provider, home, workspace, pid: transport.pid });

@@ -5,13 +5,14 @@ import { openWebSocketTransport } from "@codex-rpc/websocket";
 import { Config, Effect, Layer, Option, Redacted } from "effect";
 import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
 import { CODEX_CONFIG_KEYS, codexSettings } from "./config.js";
-import { type CodexError, fromPromise } from "./errors.js";
+import { acquireTransport } from "./acquire-transport.js";
+import type { CodexError } from "./errors.js";
 
 export type EffectWebSocketOptions = Parameters<typeof openWebSocketTransport>[0];
 
 /** Connects to a running app-server; with `reconnect` in `options`, each reconnection opens a new socket. */
 export function layerWebSocket<R = never>(socket: EffectWebSocketOptions, options: CodexLayerOptions<R> = {}): Layer.Layer<CodexClient, CodexError, R> {
-  const connect = options.reconnect ? Effect.succeed(() => openWebSocketTransport(socket)) : fromPromise(() => openWebSocketTransport(socket));
+  const connect = options.reconnect ? Effect.succeed(() => openWebSocketTransport(socket)) : acquireTransport(() => openWebSocketTransport(socket));
   return layer(connect, options);
 }
 
