@@ -54,6 +54,16 @@ describe("CodexClient service over the in-memory server", () => {
     }).pipe(Effect.provide(layerFake({ turns: [{ deltas: ["x"] }] }))),
   );
 
+  it.live("notifications(method) ends when the client closes", () =>
+    Effect.gen(function* () {
+      const codex = yield* CodexClient;
+      const all = yield* Effect.forkChild(Stream.runCollect(codex.notifications("turn/completed")));
+      yield* Effect.yieldNow;
+      yield* Effect.promise(() => codex.client.close());
+      expect(yield* Fiber.join(all)).toEqual([]);
+    }).pipe(Effect.provide(layerFake())),
+  );
+
   it.live("overload past the retry budget is ServerOverloaded, caught by tag", () =>
     Effect.gen(function* () {
       const codex = yield* CodexClient;
