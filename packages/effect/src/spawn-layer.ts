@@ -1,0 +1,35 @@
+// The Layer every runtime's spawning entry (/node, /deno, /bun) builds on: one runtime package's
+// `spawnCodexAppServer` (they share core's SpawnCodexAppServerOptions), scoped like `layer`.
+import type { Transport } from "@codex-rpc/core";
+import type { SpawnCodexAppServerOptions } from "@codex-rpc/core/process";
+import { Effect, Layer, Option } from "effect";
+import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
+import { codexSettings } from "./config.js";
+import { acquireTransport } from "./acquire-transport.js";
+import type { CodexError } from "./errors.js";
+
+/** Spawn options; `signal` is the fiber's interruption here. */
+export type SpawnOptions = Omit<SpawnCodexAppServerOptions, "signal">;
+/** A runtime package's `spawnCodexAppServer` (@codex-rpc/stdio, @codex-rpc/deno, @codex-rpc/bun). */
+export type SpawnServer = (options: SpawnCodexAppServerOptions) => Promise<Transport>;
+
+/** Spawns the server with `spawn`: closing the Layer's scope closes the client and ends the process. */
+export function layerSpawn<R = never>(
+  spawn: SpawnServer,
+  spawnOptions: SpawnOptions = {},
+  options: CodexLayerOptions<R> = {},
+): Layer.Layer<CodexClient, CodexError, R> {
+  return layer(
+    acquireTransport(() => spawn(spawnOptions)),
+    options,
+  );
+}
+
+/** `layerSpawn` with `codexPath` from Config (`CODEX_PATH`) when the spawn options name none. */
+export function layerSpawnConfig<R = never>(spawn: SpawnServer, spawnOptions: SpawnOptions = {}, options: CodexLayerOptions<R> = {}) {
+  return Layer.unwrap(
+    Effect.map(codexSettings, ({ codexPath }) =>
+      layerSpawn(spawn, { ...Option.match(codexPath, { onNone: () => ({}), onSome: (path) => ({ codexPath: path }) }), ...spawnOptions }, options),
+    ),
+  );
+}

@@ -1,0 +1,36 @@
+// A core CodexThread with Effect members: turns as scoped resources, requests as Effects.
+import type { CodexThread, CompletedTurn, DefaultProtocolTypes, OutputOf, OutputSchema, ProtocolTypesShape, TurnOptions, UserInputOf } from "@codex-rpc/core";
+import { Effect, type Scope } from "effect";
+import type { CodexError } from "./errors.js";
+import { type EffectTurn, scopedTurn } from "./turn.js";
+
+export type TurnInput<T extends ProtocolTypesShape> = string | readonly UserInputOf<T>[];
+/** `thread.run` options; `signal` is the fiber's interruption here. */
+export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSchema | undefined> = Omit<TurnOptions<T, S>, "signal">;
+
+export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  /** Core's thread (fork, review, listings, …). */
+  readonly thread: CodexThread<T>;
+  readonly id: string;
+  /** Starts a turn held by the current Scope (see EffectTurn). */
+  run<S extends OutputSchema | undefined = undefined>(
+    input: TurnInput<T>,
+    options?: EffectTurnOptions<T, S>,
+  ): Effect.Effect<EffectTurn<T, OutputOf<S>>, never, Scope.Scope>;
+  /** Runs a turn to its end; interrupting the fiber interrupts the turn on the server. */
+  runToEnd<S extends OutputSchema | undefined = undefined>(
+    input: TurnInput<T>,
+    options?: EffectTurnOptions<T, S>,
+  ): Effect.Effect<CompletedTurn<T, OutputOf<S>>, CodexError>;
+}
+
+export function effectThread<T extends ProtocolTypesShape>(thread: CodexThread<T>): EffectThread<T> {
+  const run = <S extends OutputSchema | undefined = undefined>(input: TurnInput<T>, options?: EffectTurnOptions<T, S>) =>
+    scopedTurn(() => thread.run<S>(input, options));
+  return {
+    thread,
+    id: thread.id,
+    run,
+    runToEnd: (input, options) => Effect.scoped(Effect.flatMap(run(input, options), (turn) => turn.completed)),
+  };
+}

@@ -1,0 +1,81 @@
+// A core CodexTurn as a scoped resource with Streams. Core does the routing, folding and the
+// interrupt; this only maps its Observables and Promises into Effect terms.
+import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
+import { Effect, type Scope, type Stream } from "effect";
+import { type CodexError, fromPromise } from "./errors.js";
+import { ReplayLog } from "./observable-stream.js";
+
+/** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
+export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> {
+  /** Core's turn (its Observables, `id`, `steer`, …). */
+  readonly turn: CodexTurn<T, O>;
+  /** This turn's notifications, from its start (replayed to every Stream run while the scope is open). */
+  readonly events: Stream.Stream<ServerNotificationOf<T>, CodexError>;
+  /** Each item as it is folded: started → deltas → completed. */
+  readonly items: Stream.Stream<TurnItemUpdate<ThreadItemOf<T>>, CodexError>;
+  /** The agent's text deltas. `Stream.take` / `runHead` take what they need; the turn runs on. */
+  readonly text: Stream.Stream<string, CodexError>;
+  /**
+   * How the turn ended (every terminal status: check `status`). Interrupting the fiber that waits
+   * here interrupts the turn on the server, and the interruption finishes once the server
+   * reported the turn ended (`interrupted`).
+   */
+  readonly completed: Effect.Effect<CompletedTurn<T, O>, CodexError>;
+  /** Sends `turn/interrupt`; the turn then completes with status `interrupted`. */
+  readonly interrupt: Effect.Effect<void, CodexError>;
+}
+
+/** Interrupts the turn unless it already ended, then waits for it to end: an orphan turn is never left running. */
+function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promise<unknown> }, ended: () => boolean): Effect.Effect<void> {
+  if (ended()) return Effect.void;
+  return Effect.promise(() =>
+    turn
+      .interrupt()
+      .then(() => turn.completed)
+      .then(
+        () => undefined,
+        () => undefined,
+      ),
+  );
+}
+
+/**
+ * The turn `start()` returns, held by the current Scope: its Streams replay from the start, and
+ * closing the scope before the turn ended interrupts it (and waits for the server to end it).
+ */
+export function scopedTurn<T extends ProtocolTypesShape, O>(start: () => CodexTurn<T, O>): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
+  return Effect.acquireRelease(
+    Effect.sync(() => {
+      const turn = start();
+      // Subscribed in the same tick as run(): core's streams are hot.
+      const logs = {
+        events: new ReplayLog<ServerNotificationOf<T>>(turn.events$),
+        items: new ReplayLog<TurnItemUpdate<ThreadItemOf<T>>>(turn.items$),
+        text: new ReplayLog<string>(turn.text$),
+      };
+      let ended = false;
+      turn.completed.then(
+        () => (ended = true),
+        () => (ended = true),
+      );
+      const stop = stopTurn(turn, () => ended);
+      const effectTurn: EffectTurn<T, O> = {
+        turn,
+        events: logs.events.stream(),
+        items: logs.items.stream(),
+        text: logs.text.stream(),
+        completed: fromPromise(() => turn.completed).pipe(Effect.onInterrupt(() => stop)),
+        interrupt: fromPromise(() => turn.interrupt()),
+      };
+      return { effectTurn, logs, stop };
+    }),
+    ({ logs, stop }) =>
+      stop.pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            for (const log of Object.values(logs)) log.close();
+          }),
+        ),
+      ),
+  ).pipe(Effect.map(({ effectTurn }) => effectTurn));
+}

@@ -1,0 +1,29 @@
+// @codex-rpc/effect/websocket: a Layer over @codex-rpc/websocket (every runtime; a Unix socket on
+// Node with `socketPath`). Effect's socket module is not used: @codex-rpc/websocket already does
+// the auth header, the size cap, heartbeats and close codes core's errors report.
+import { openWebSocketTransport } from "@codex-rpc/websocket";
+import { Config, Effect, Layer, Option, Redacted } from "effect";
+import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
+import { CODEX_CONFIG_KEYS, codexSettings } from "./config.js";
+import { acquireTransport } from "./acquire-transport.js";
+import type { CodexError } from "./errors.js";
+
+export type EffectWebSocketOptions = Parameters<typeof openWebSocketTransport>[0];
+
+/** Connects to a running app-server; with `reconnect` in `options`, each reconnection opens a new socket. */
+export function layerWebSocket<R = never>(socket: EffectWebSocketOptions, options: CodexLayerOptions<R> = {}): Layer.Layer<CodexClient, CodexError, R> {
+  const connect = options.reconnect ? Effect.succeed(() => openWebSocketTransport(socket)) : acquireTransport(() => openWebSocketTransport(socket));
+  return layer(connect, options);
+}
+
+/** `layerWebSocket` with the URL (`CODEX_APP_SERVER_URL`) and token (`CODEX_APP_SERVER_TOKEN`, redacted) from Config. */
+export function layerWebSocketConfig<R = never>(options: CodexLayerOptions<R> = {}) {
+  return Layer.unwrap(
+    Effect.gen(function* () {
+      // The URL is required here: a missing one fails the Layer with Effect's ConfigError.
+      const url = yield* Config.URL(CODEX_CONFIG_KEYS.url);
+      const { token } = yield* codexSettings;
+      return layerWebSocket({ url: url.href, ...Option.match(token, { onNone: () => ({}), onSome: (value) => ({ token: Redacted.value(value) }) }) }, options);
+    }),
+  );
+}

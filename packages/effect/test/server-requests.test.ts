@@ -1,0 +1,78 @@
+// Server requests answered by Effects whose requirements come from the Layer (in-memory server).
+import { userInputAnswers } from "@codex-rpc/core";
+import { it } from "@effect/vitest";
+import { Context, Effect, Layer, Schema } from "effect";
+import { describe, expect } from "vitest";
+import { CodexClient, type CodexLayerOptions, defineEffectTool } from "../src/index.js";
+import { FakeServer, layerFake } from "../src/testing.js";
+
+class Answers extends Context.Service<Answers, { readonly colour: string }>()("test/Answers") {}
+const answers = Layer.succeed(Answers, { colour: "Blue" });
+
+const question = { id: "colour", header: "Colour", question: "Which colour?", isOther: true, isSecret: false, options: null };
+const userInputParams = { threadId: "t", turnId: "u", itemId: "i", isBlocking: true, autoResolutionMs: null, questions: [question] };
+
+const withServer = <R>(options: CodexLayerOptions<R>, layer: Layer.Layer<R>) => Effect.provide(layerFake({}, options).pipe(Layer.provide(layer)));
+
+describe("server requests as Effects", () => {
+  it.live("userInput is answered by an Effect that reads a service of the Layer", () =>
+    Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const answer = yield* Effect.promise(() => server.request("item/tool/requestUserInput", userInputParams));
+      expect(answer).toEqual({ result: { answers: { colour: { answers: ["Blue"] } } } });
+    }).pipe(withServer({ userInput: () => Effect.map(Effect.service(Answers), ({ colour }) => userInputAnswers({ colour })) }, answers)),
+  );
+
+  it.live("a handler that fails is core's handler error: the server gets -32603", () =>
+    Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const answer = yield* Effect.promise(() => server.request("item/tool/requestUserInput", userInputParams));
+      expect(answer).toMatchObject({ error: { code: -32603 } });
+    }).pipe(withServer({ userInput: () => Effect.fail("no answers today") }, Layer.empty)),
+  );
+
+  it.live("handlers by method win, typed by the protocol", () =>
+    Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const answer = yield* Effect.promise(() => server.request("item/tool/requestUserInput", userInputParams));
+      expect(answer).toEqual({ result: { answers: { colour: { answers: ["Blue"] } } } });
+    }).pipe(
+      withServer(
+        { handlers: { "item/tool/requestUserInput": () => Effect.map(Effect.service(Answers), ({ colour }) => userInputAnswers({ colour })) } },
+        answers,
+      ),
+    ),
+  );
+
+  it.live("a tool declared with an Effect Schema gets decoded arguments; invalid ones never reach it", () => {
+    const calls: unknown[] = [];
+    const weather = defineEffectTool({
+      name: "weather",
+      description: "The forecast.",
+      schema: Schema.Struct({ city: Schema.String, days: Schema.Number }),
+      handler: (args) =>
+        Effect.gen(function* () {
+          const { colour } = yield* Answers;
+          calls.push(args);
+          return `${args.city} in ${args.days} days: ${colour} skies`;
+        }),
+    });
+    const call = (args: unknown) => ({ threadId: "t", turnId: "u", callId: "c", namespace: null, tool: "weather", arguments: args });
+    return Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const good = yield* Effect.promise(() => server.request("item/tool/call", call({ city: "Paris", days: 2 })));
+      const bad = yield* Effect.promise(() => server.request("item/tool/call", call({ city: 3 })));
+      expect(good).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "Paris in 2 days: Blue skies" }] } });
+      expect(bad).toMatchObject({ result: { success: false } });
+      expect(calls).toEqual([{ city: "Paris", days: 2 }]);
+      // What thread/start declares: the Encoded side of the schema as JSON Schema.
+      const codex = yield* CodexClient;
+      yield* codex.startThread();
+      const start = server.received.find((m) => "method" in m && m.method === "thread/start") as { params: { dynamicTools: unknown[] } };
+      console.log("dynamicTools sent:", JSON.stringify(start.params.dynamicTools));
+      expect(start.params.dynamicTools).toEqual([
+        expect.objectContaining({ name: "weather", inputSchema: expect.objectContaining({ type: "object", required: ["city", "days"] }) }),
+      ]);
+    }).pipe(withServer({ tools: [weather] }, answers));
+  });
+});
