@@ -45,8 +45,8 @@ export class NotificationRouter {
   private readonly untypedNotifications = new Multicast<JsonRpcNotification>();
   /**
    * Turns listening to their thread's notifications, by thread id: one map lookup per message. The
-   * arrays are replaced, never changed, so a listener that joins or leaves while a message is being
-   * delivered does not change who gets that message.
+   * arrays are replaced, never changed: a listener that joins while a message is being delivered
+   * gets the next one; one that leaves does not get the message under way (`live`).
    */
   private readonly threadListeners = new Map<string, readonly ListenerEntry[]>();
   /** The methods this protocol version knows. */

@@ -5,8 +5,8 @@ import { Observable, type Subscriber } from "rxjs";
  * here at a fraction of the cost per value (RxJS's Subject copies and iterates its observers
  * through several wrappers on every `next`, which at a million messages is most of the time). The
  * subscribers are an array replaced when one joins or leaves (rare), so `next` (every message) is
- * an indexed loop with no iterator, and a subscriber that joins or leaves during `next` does not
- * change who gets that value.
+ * an indexed loop with no iterator; as with a Subject, a subscriber that joins during `next` gets
+ * the next value, and one that leaves (a closed subscriber ignores values) does not get this one.
  */
 export class Multicast<T> {
   readonly observable: Observable<T>;
