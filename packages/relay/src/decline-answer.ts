@@ -1,4 +1,4 @@
-import { answerApproval, isApprovalMethod } from "@codex-rpc/core";
+import { answerApproval, isApprovalMethod, noUserInput } from "@codex-rpc/core";
 import type { JsonRpcErrorObject } from "@codex-rpc/core/transport";
 
 /** How the relay answers a server request: a result, or a JSON-RPC error. */
@@ -12,7 +12,7 @@ export type RelayAnswer = { readonly result: unknown } | { readonly error: JsonR
  */
 export async function declineAnswer(method: string, params: unknown): Promise<RelayAnswer> {
   if (isApprovalMethod(method)) return { result: await answerApproval("decline", method, params, new AbortController().signal) };
-  if (method === "item/tool/requestUserInput") return { result: { answers: {} } };
+  if (method === "item/tool/requestUserInput") return { result: noUserInput() };
   if (method === "currentTime/read") return { result: { currentTimeAt: Math.floor(Date.now() / 1000) } };
   return { error: { code: -32601, message: `no browser connection owns this request's thread; the relay refused ${method.slice(0, 100)}` } };
 }
