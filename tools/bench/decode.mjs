@@ -45,6 +45,7 @@ export const STAGES = [
   { key: "floorKeep", label: "floor, keeping every delta string (information)", floor: "floor" },
   { key: "framing", label: "our framing + parse (NdjsonDecoder)", floor: "floor" },
   { key: "framingDeltas", label: "our framing + parse, the delta lines alone (no start/completion lines)", floor: "floorDeltas" },
+  { key: "framingKeep", label: "our framing + a hand-written dispatch keeping every delta string (the least a client does; information)", floor: "floor" },
   { key: "client", label: "our full client → text$ (command output: events$), validation off", floor: "floor" },
   { key: "clientValidated", label: "our full client → text$ (command output: events$), validation on", floor: "floor" },
   { key: "pipe", label: "our full client over a real pipe (NodeStdioTransport)", floor: "floor" },
@@ -84,6 +85,27 @@ async function framing({ lines, chunks }) {
   decoder.end();
   const elapsed = performance.now() - start;
   if (n !== lines.length) throw new Error(`framing lost messages: ${n}/${lines.length}`);
+  return elapsed;
+}
+
+/**
+ * The framing with the least dispatch a client can do: each delta's string kept, nothing else (no
+ * routing, checks, turn state or subscribers). How far any client could get on these bytes.
+ */
+async function framingKeep(w) {
+  const { NdjsonDecoder, STDIO_DECODING } = await ours();
+  const kept = [];
+  const decoder = new NdjsonDecoder({
+    onMessage: (message) => {
+      if (message.method === w.deltaMethod) kept.push(message.params.delta);
+    },
+    ...STDIO_DECODING,
+  });
+  const start = performance.now();
+  await deliver(w.chunks, (piece) => decoder.push(piece));
+  decoder.end();
+  const elapsed = performance.now() - start;
+  if (kept.length !== w.count) throw new Error(`framing lost deltas: ${kept.length}/${w.count}`);
   return elapsed;
 }
 
@@ -141,6 +163,7 @@ function stageRunners(w, file) {
     floorKeep: () => floorKeep(w),
     framing: () => framing(w),
     framingDeltas: () => framing(w.deltasOnly),
+    framingKeep: () => framingKeep(w),
     client: () => client(w, false),
     clientValidated: () => client(w, true),
     pipe: () => pipe(w, file),
