@@ -4,7 +4,7 @@
 // workload's construction or the floor), and prints the frames with the most self time as a share
 // of the samples that are not idle. Writes the profile for Chrome DevTools. A measuring program.
 //
-// Usage: node tools/bench/profile.mjs [client|framing|long-line] [--out FILE.cpuprofile]
+// Usage: node tools/bench/profile.mjs [client|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
 //   client     the full client → text$ on agent deltas 200 000 × 240 B (validation off)
 //   framing    NdjsonDecoder alone on the same bytes
 //   long-line  NdjsonDecoder on one 64 MiB line
@@ -78,4 +78,4 @@ profile.samples.forEach((id, i) => {
   busy += profile.timeDeltas[i] ?? 0;
 });
 console.log(`${what}: top frames by self time, share of ${(busy / 1000).toFixed(0)} ms of samples that are not idle`);
-for (const [frame, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`${((time / busy) * 100).toFixed(1).padStart(5)}%  ${frame}`);
+for (const [frame, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 12))) console.log(`${((time / busy) * 100).toFixed(1).padStart(5)}%  ${frame}`);
