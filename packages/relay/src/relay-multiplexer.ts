@@ -183,7 +183,7 @@ export class RelayMultiplexer {
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
-    if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) this.#interrupt(threadId, "its owner left");
+    if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");
     if ("id" in message) {
       if (owner) {
         this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
@@ -281,21 +281,30 @@ export class RelayMultiplexer {
     }
   }
 
-  /** A leaving connection's thread: its running turn interrupted, then unsubscribed. */
+  /**
+   * A leaving connection's thread: its running turn interrupted, then — once codex has answered
+   * that, so the turn's end is still seen — unsubscribed.
+   */
   #release(threadId: string, connectionId: number): void {
     this.#released.add(threadId);
     if (this.#released.size > MAX_BACKLOG) this.#released.delete(this.#released.values().next().value!);
-    this.#interrupt(threadId, `connection #${connectionId} left`);
-    this.#request("thread/unsubscribe", { threadId }, (answer) => {
-      this.#turns.forget(threadId);
-      this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
-    });
+    const unsubscribe = () =>
+      this.#request("thread/unsubscribe", { threadId }, (answer) => {
+        this.#turns.forget(threadId);
+        this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
+      });
+    if (!this.#interrupt(threadId, `connection #${connectionId} left`, unsubscribe)) unsubscribe();
   }
 
-  #interrupt(threadId: string, why: string): void {
+  /** Interrupts the turn running on `threadId`, if any (then `then`); false when none runs. */
+  #interrupt(threadId: string, why: string, then?: () => void): boolean {
     const turnId = this.#turns.of(threadId);
-    if (turnId === undefined) return;
-    this.#request("turn/interrupt", { threadId, turnId }, (answer) => this.#log(`interrupted turn ${turnId.slice(0, 100)} (${why}): ${describeAnswer(answer)}`));
+    if (turnId === undefined) return false;
+    this.#request("turn/interrupt", { threadId, turnId }, (answer) => {
+      this.#log(`interrupted turn ${turnId.slice(0, 100)} (${why}): ${describeAnswer(answer)}`);
+      then?.();
+    });
+    return true;
   }
 
   /** A request of the relay's own; `then` gets the answer. */

@@ -123,7 +123,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     }
     if (connections >= maxConnections) {
       log(`refused a connection: ${connections} open, the limit (maxConnections)`);
-      return wss.handleUpgrade(request, socket, head, (ws) => ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`));
+      return wss.handleUpgrade(request, socket, head, (ws) =>
+        ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`),
+      );
     }
     connections++;
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
