@@ -65,7 +65,8 @@ describe.each(RUNTIMES)("protocols under %s", (runtime) => {
   beforeAll(async () => {
     const run = await runScript(runtime, SCRIPT, { timeoutMs: 40_000, args: [url, TOKEN, CAPABILITY, runtime] });
     results = run.results;
-    console.log(`${runtime}: ${JSON.stringify(seen.filter((entry) => entry.path.startsWith(`/${runtime}/`)))}`);
+    const measured = JSON.stringify(seen.filter((entry) => entry.path.startsWith(`/${runtime}/`)));
+    console.log(`${runtime} sent: ${measured.replaceAll(TOKEN, "<token>").replaceAll(CAPABILITY, "<capability>")}`);
     expect(run.exitCode, run.stderr).toBe(0);
   }, 60_000);
 
