@@ -81,7 +81,8 @@ try {
   await until(() => provider.requests.length >= 2, "codex to ask the model");
   await other.close();
   await until(() => relayLog.some((line) => line.startsWith("unsubscribed thread")), "the relay to give the thread up");
-  for (const line of relayLog.filter((entry) => /^(interrupted|unsubscribed)/.test(entry))) console.log(`relay: ${line.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "…")}`);
+  for (const line of relayLog.filter((entry) => /^(interrupted|unsubscribed)/.test(entry)))
+    console.log(`relay: ${line.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "…")}`);
 } finally {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
 }
