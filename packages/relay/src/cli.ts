@@ -17,6 +17,7 @@ const USAGE = `Usage: codex-rpc-relay [options]
                            or process (an app-server session per connection)
   --codex PATH             the codex binary to spawn (default: found on PATH / node_modules)
   --max-message-bytes N    largest message a page may send (default 8388608)
+  --max-connections N      pages connected at once (default 32); one more closes with 1013
   --verbose                log connections and refusals to stderr (secrets redacted)
   --help`;
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
       codex: { type: "string" },
       isolation: { type: "string", default: "threads" },
       "max-message-bytes": { type: "string" },
+      "max-connections": { type: "string" },
       verbose: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
@@ -56,6 +58,7 @@ async function main(): Promise<void> {
     allowedOrigins: values.origin,
     upstream: upstreamOf(values.upstream, values.codex),
     ...(values["max-message-bytes"] !== undefined ? { maxMessageBytes: Number(values["max-message-bytes"]) } : {}),
+    ...(values["max-connections"] !== undefined ? { maxConnections: Number(values["max-connections"]) } : {}),
     ...(values.verbose ? { log: (line: string) => console.error(`relay: ${line}`) } : {}),
   });
   // Printed once: the page needs both; the token is never written anywhere else.

@@ -6,6 +6,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.js";
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
+import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
 import type { RateLimit } from "./token-bucket.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
@@ -41,6 +42,17 @@ export interface RelayOptions {
    * spawning), closed when the connection closes.
    */
   readonly isolation?: RelayIsolation;
+  /**
+   * Browser connections open at once (default 32); one more is accepted and closed at once with
+   * 1013 (try again later) and a reason naming the limit. Nothing of it reaches the app-server.
+   */
+  readonly maxConnections?: number;
+  /**
+   * What a connection may send while its app-server session starts (isolation "process" spawns one
+   * per connection; the rate limit applies once it is open): default 200 messages and 16 MiB;
+   * more closes it with 1008.
+   */
+  readonly maxQueuedWhileStarting?: StartupQueueLimits;
   /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
   readonly log?: RelayLogger;
 }
@@ -66,6 +78,7 @@ export interface RelayHandle {
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 32;
 
 /** Starts a relay: opens the app-server, then listens for browsers. */
 export async function startRelay(options: RelayOptions = {}): Promise<RelayHandle> {
@@ -73,6 +86,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   if (!isLoopbackHost(host) && !options.allowNonLoopback) {
     throw new TypeError(`startRelay: ${host} is not a loopback address; pass allowNonLoopback: true to listen there`);
   }
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new RangeError("startRelay: maxConnections must be a whole number above 0");
+  new StartupQueue(options.maxQueuedWhileStarting); // checks the limits now
   const token = createRelayToken();
   const log = redactingLogger(options.log, token);
   const allowed = new Set<string>();
@@ -97,16 +113,26 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   });
   const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl));
   let wsUrl = "";
+  /** Browser connections open now (accepted, not yet closed). */
+  let connections = 0;
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = checkUpgrade(request, allowed, token);
     if (refusal) {
       log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
       return refuse(socket, refusal);
     }
+    if (connections >= maxConnections) {
+      log(`refused a connection: ${connections} open, the limit (maxConnections)`);
+      return wss.handleUpgrade(request, socket, head, (ws) =>
+        ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`),
+      );
+    }
+    connections++;
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
   });
 
   const accept = (ws: WebSocket) => {
+    const queue = new StartupQueue(options.maxQueuedWhileStarting);
     // Messages that arrive while the connection's app-server session opens wait for it, in order.
     const session = pool
       .attach({
@@ -115,6 +141,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       })
       .then(
         (opened) => {
+          queue.open();
           log(`connection #${opened.connection.id} opened`);
           return opened;
         },
@@ -125,6 +152,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
         },
       );
     ws.on("message", (data, isBinary) => {
+      if (!queue.admit(byteLength(data))) {
+        log("a connection sent too much while its app-server started; closed");
+        return ws.close(RelayCloseCode.rateLimited, "too many messages before the app-server was ready");
+      }
       if (isBinary) return void session.then((opened) => opened?.connection.close(1003, "binary frames are not accepted"));
       let message: unknown;
       try {
@@ -136,6 +167,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     });
     ws.on("error", (error) => log(`a connection: ${error.message}`));
     ws.on("close", (code) => {
+      connections--;
       void session.then((opened) => {
         if (!opened) return;
         log(`connection #${opened.connection.id} closed (${code})`);
@@ -180,6 +212,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       return closing;
     },
   };
+}
+
+function byteLength(data: Buffer | ArrayBuffer | Buffer[]): number {
+  return Array.isArray(data) ? data.reduce((sum, chunk) => sum + chunk.length, 0) : data.byteLength;
 }
 
 /** The discovery document (`GET /.well-known/codex-rpc-relay`): where to connect, never the token. */
