@@ -7,6 +7,8 @@ import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
 import type { RateLimit } from "./token-bucket.js";
+import { serveConsoleFile } from "./console-files.js";
+import { checkGivenToken } from "./given-token.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
@@ -43,6 +45,10 @@ export interface RelayOptions {
   readonly isolation?: RelayIsolation;
   /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
   readonly log?: RelayLogger;
+  /** The token pages must present (≥ 32 base64url characters), e.g. to survive a restart. Default: a fresh random one. */
+  readonly token?: string;
+  /** Serve the web console's static files from this folder at `/` (the CLI's `--open`). Default: no pages. */
+  readonly consoleDir?: string;
 }
 
 export interface RelayHandle {
@@ -73,7 +79,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   if (!isLoopbackHost(host) && !options.allowNonLoopback) {
     throw new TypeError(`startRelay: ${host} is not a loopback address; pass allowNonLoopback: true to listen there`);
   }
-  const token = createRelayToken();
+  const token = options.token === undefined ? createRelayToken() : checkGivenToken(options.token);
   const log = redactingLogger(options.log, token);
   const allowed = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
@@ -95,7 +101,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     handleProtocols: (protocols) =>
       protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
   });
-  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl));
+  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl, options.consoleDir));
   let wsUrl = "";
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = checkUpgrade(request, allowed, token);
@@ -183,13 +189,14 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
 }
 
 /** The discovery document (`GET /.well-known/codex-rpc-relay`): where to connect, never the token. */
-function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string): void {
+function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string, consoleDir?: string): void {
   const origin = request.headers.origin;
   if (!originAllowed(origin, allowed)) {
     response.writeHead(403, { "content-type": "text/plain" }).end("origin not allowed\n");
     return;
   }
   if (request.method !== "GET" || requestUrl(request)?.pathname !== DISCOVERY_PATH) {
+    if (consoleDir !== undefined) return void serveConsoleFile(request, response, consoleDir);
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     return;
   }
