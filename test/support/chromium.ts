@@ -13,7 +13,7 @@ const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/
 /** The chromium executable (CHROMIUM_PATH, the Debian paths, or `chromium` on PATH), or undefined. */
 export function findChromium(): string | undefined {
   const given = process.env.CHROMIUM_PATH;
-  if (given !== undefined && given !== "") return given;
+  if (given !== undefined && given !== "") return existsSync(given) ? given : undefined;
   const known = CANDIDATES.find((path) => existsSync(path));
   if (known !== undefined) return known;
   try {

@@ -50,10 +50,13 @@ export class ConsoleRelay {
     return `http://127.0.0.1:${this.#relay.port}/#token=${token}`;
   }
 
-  /** Stops the relay (and its app-server) and starts it again on the same port, token and home. */
-  async restart(): Promise<void> {
-    const { port, token } = this.#relay;
+  /** Stops the relay (and its app-server); `startAgain()` brings it back on the same port, token and home. */
+  async stop(): Promise<void> {
     await this.#relay.close();
+  }
+
+  async startAgain(): Promise<void> {
+    const { port, token } = this.#relay;
     this.#relay = await startRelay(ConsoleRelay.#options(this.home, this.workspace, port, token));
   }
 
