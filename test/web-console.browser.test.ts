@@ -98,6 +98,44 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     expect(errors).toEqual([]);
   });
 
+  it("file changes show as diffs (an added file, then an update), each approved in the page", async () => {
+    const add = "*** Begin Patch\n*** Add File: greeting.txt\n+hello from the console\n+second line\n*** End Patch";
+    const update = "*** Begin Patch\n*** Update File: greeting.txt\n@@\n hello from the console\n-second line\n+second line, changed\n*** End Patch";
+    const relay = await relayWith([
+      reply.execCommand({ cmd: `apply_patch <<'EOF'\n${add}\nEOF` }),
+      reply.execCommand({ cmd: `apply_patch <<'EOF'\n${update}\nEOF` }),
+      reply.text("Added greeting.txt and changed its second line."),
+    ]);
+    const { page, errors } = await openPage(relay.consoleUrl());
+    await newThread(page);
+    await send(page, "Add a greeting file, then change it.");
+    for (const step of ["add", "update"]) {
+      const approval = page.locator(".approval");
+      await approval.waitFor();
+      // codex 0.169.0 runs an `apply_patch` given to exec_command as a patch: a fileChange item, and
+      // item/fileChange/requestApproval without availableDecisions, so all four decisions are offered.
+      expect(await approval.getAttribute("data-kind")).toBe("fileChange");
+      expect(await approval.locator("button").evaluateAll((buttons) => buttons.map((b) => b.getAttribute("data-decision")))).toEqual([
+        "accept",
+        "acceptForSession",
+        "decline",
+        "cancel",
+      ]);
+      if (step === "add") await screenshot(page, "3-file-change-approval");
+      await approval.locator('button[data-decision="accept"]').click();
+      await page.locator(".approval").waitFor({ state: "detached" });
+    }
+    await page.locator(".turn-end", { hasText: "turn completed" }).waitFor();
+    const diffs = page.locator('.item[data-type="fileChange"] .diff');
+    expect(await diffs.count()).toBe(2);
+    expect(await diffs.nth(0).locator(".diff-add").allTextContents()).toEqual(["+hello from the console", "+second line"]);
+    expect(await diffs.nth(1).locator(".diff-del").allTextContents()).toEqual(["-second line"]);
+    expect(await diffs.nth(1).locator(".diff-add").allTextContents()).toEqual(["+second line, changed"]);
+    console.log(`codex 0.169.0 update diff: ${JSON.stringify(await diffs.nth(1).textContent())}`);
+    await screenshot(page, "4-file-changes-as-diffs");
+    expect(errors).toEqual([]);
+  });
+
   it("a second page in another browser context cannot see or resume the first page's thread", async () => {
     const relay = await relayWith([reply.text("Only page A sees this.", { chunks: 3 })]);
     const a = await openPage(relay.consoleUrl());
@@ -116,7 +154,7 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     expect(await b.page.textContent("#thread-id")).toBe("none");
     expect(await b.page.locator(".item").count()).toBe(0);
     expect(await b.page.content()).not.toContain("Only page A sees this.");
-    await screenshot(b.page, "3-second-context-refused-thread");
+    await screenshot(b.page, "5-second-context-refused-thread");
   });
 
   it("a wrong token and a foreign origin are refused, and the page says so", async () => {
@@ -124,14 +162,14 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     const wrong = await openPage(relay.consoleUrl("x".repeat(43)));
     await waitForState(wrong.page, "refused");
     expect(await wrong.page.textContent("#error")).toMatch(/^Refused: the relay did not accept the connection/);
-    await screenshot(wrong.page, "4-wrong-token-refused");
+    await screenshot(wrong.page, "6-wrong-token-refused");
 
     const foreign = await serveForeignCopy();
     cleanups.push(() => foreign.close());
     const page = await openPage(`${foreign.origin}/#relay=http://127.0.0.1:${relay.relay.port}&token=${relay.relay.token}`);
     await waitForState(page.page, "refused");
     expect(await page.page.textContent("#error")).toContain(`does not allow this page's origin (${foreign.origin})`);
-    await screenshot(page.page, "5-foreign-origin-refused");
+    await screenshot(page.page, "7-foreign-origin-refused");
     expect(relay.relay.upstreamMessageCount).toBe(2); // the relay's own initialize + initialized: nothing from the pages
   });
 
@@ -148,7 +186,7 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     await page.locator(".steered", { hasText: "steered: Also mention the weather." }).waitFor();
     await page.click("#interrupt");
     await page.locator(".turn-end", { hasText: "turn interrupted" }).waitFor();
-    await screenshot(page, "6-steered-and-interrupted");
+    await screenshot(page, "8-steered-and-interrupted");
   });
 
   it("the relay restarted mid-turn: the page shows the drop and the reconnect, and the next turn works", async () => {
@@ -160,16 +198,16 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     await relay.stop();
     await page.locator(".turn-end.turn-lost").waitFor();
     await waitForState(page, "reconnecting");
-    await screenshot(page, "7-relay-down-reconnecting");
+    await screenshot(page, "9-relay-down-reconnecting");
     await relay.startAgain();
     await waitForState(page, "open");
     expect(await page.textContent("#reconnects")).toBe("1");
     expect(await page.textContent("#log")).toMatch(/connection lost; reconnecting/);
     expect(await page.textContent("#log")).toContain(`${threadId.slice(0, 8)}… resumed`);
-    await screenshot(page, "8-reconnected-after-relay-restart");
+    await screenshot(page, "10-reconnected-after-relay-restart");
     await send(page, "Are you back?");
     await page.locator(".turn-end", { hasText: "turn completed" }).waitFor();
     expect(await page.locator('.item[data-type="agentMessage"] .agent-text').last().textContent()).toBe("Back after the restart.");
-    await screenshot(page, "9-next-turn-after-restart");
+    await screenshot(page, "11-next-turn-after-restart");
   });
 });

@@ -71,7 +71,10 @@ function render(item: ThreadItem): (Node | string)[] {
       return [
         element("div", { class: "file-change-status", "data-status": item.status }, [`file changes (${item.status})`]),
         ...item.changes.map((change) =>
-          element("div", { class: "file-change" }, [element("div", { class: "path" }, [`${change.kind.type} ${change.path}`]), diff(change.diff)]),
+          element("div", { class: "file-change" }, [
+            element("div", { class: "path" }, [`${change.kind.type} ${change.path}`]),
+            diff(change.kind.type, change.diff),
+          ]),
         ),
       ];
     default:
@@ -79,12 +82,20 @@ function render(item: ThreadItem): (Node | string)[] {
   }
 }
 
-/** A unified diff, each line coloured by its first character. */
-function diff(text: string): HTMLElement {
+/**
+ * A change as a diff. codex 0.169.0 sends an update as a unified diff (coloured by each line's first
+ * character), but an added or deleted file as its whole content: shown as all `+` or all `-` lines.
+ */
+function diff(kind: string, text: string): HTMLElement {
   const pre = element("pre", { class: "diff" });
-  for (const line of text.split("\n")) {
-    const kind = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : "ctx";
-    pre.append(element("span", { class: `diff-${kind}` }, [line]), "\n");
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  for (const line of lines) {
+    if (kind === "add" || kind === "delete") {
+      pre.append(element("span", { class: kind === "add" ? "diff-add" : "diff-del" }, [`${kind === "add" ? "+" : "-"}${line}`]), "\n");
+      continue;
+    }
+    const type = line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : line.startsWith("@@") ? "hunk" : "ctx";
+    pre.append(element("span", { class: `diff-${type}` }, [line]), "\n");
   }
   return pre;
 }
