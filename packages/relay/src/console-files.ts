@@ -25,7 +25,8 @@ const TYPES: Readonly<Record<string, string>> = {
  */
 export async function serveConsoleFile(request: IncomingMessage, response: ServerResponse, dir: string): Promise<void> {
   const pathname = request.method === "GET" || request.method === "HEAD" ? requestUrl(request)?.pathname : undefined;
-  const relative = pathname === undefined ? undefined : normalize(decodeURIComponent(pathname === "/" ? "/index.html" : pathname)).replace(/^[/\\]+/, "");
+  const decoded = pathname === undefined ? undefined : decodePath(pathname === "/" ? "/index.html" : pathname);
+  const relative = decoded === undefined ? undefined : normalize(decoded).replace(/^[/\\]+/, "");
   const type = relative === undefined ? undefined : TYPES[extname(relative)];
   if (relative === undefined || type === undefined || relative.split(sep).includes("..")) {
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
@@ -48,4 +49,13 @@ export async function serveConsoleFile(request: IncomingMessage, response: Serve
       "x-content-type-options": "nosniff",
     })
     .end(request.method === "HEAD" ? undefined : body);
+}
+
+/** The path with its %-escapes decoded, or undefined when they are malformed (`%E0`). */
+function decodePath(pathname: string): string | undefined {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
 }
