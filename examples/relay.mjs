@@ -14,24 +14,22 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { CodexClient } from "@codex-rpc/core";
-import { RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX, startRelay } from "@codex-rpc/relay";
+import { startRelay } from "@codex-rpc/relay";
 import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
-import { openWebSocketTransport } from "@codex-rpc/websocket";
+import { openRelayTransport } from "@codex-rpc/websocket";
 
 const PAGE_ORIGIN = "http://localhost:5173";
 
 /**
- * A `ws` constructor that connects as a browser page would: the token in a subprotocol, an Origin.
- * @param {string} token
+ * `ws` sending an Origin header, as a browser does (a browser's own WebSocket needs nothing).
  * @param {string} origin
  * @returns {import("@codex-rpc/websocket").WebSocketConstructor}
  */
-function pageWebSocket(token, origin) {
-  const protocols = [RELAY_SUBPROTOCOL, `${TOKEN_SUBPROTOCOL_PREFIX}${token}`];
+function wsWithOrigin(origin) {
   return /** @type {any} */ (
     class extends WebSocket {
-      /** @param {string} url @param {WebSocket.ClientOptions} [init] */
-      constructor(url, init = {}) {
+      /** @param {string} url @param {string[]} [protocols] @param {WebSocket.ClientOptions} [init] */
+      constructor(url, protocols = [], init = {}) {
         super(url, protocols, { ...init, origin });
       }
     }
@@ -39,12 +37,13 @@ function pageWebSocket(token, origin) {
 }
 
 /**
+ * A page connects with `openRelayTransport`: the token goes in a subprotocol, never in the URL.
  * @param {string} url
  * @param {string} token
  * @param {string} origin
  */
 async function openPage(url, token, origin) {
-  const transport = await openWebSocketTransport({ url, WebSocket: pageWebSocket(token, origin), heartbeat: false });
+  const transport = await openRelayTransport({ url, token, WebSocket: wsWithOrigin(origin), heartbeat: false });
   return CodexClient.connect(transport, { clientInfo: { name: "relay_example_page", version: "0.0.0" } });
 }
 

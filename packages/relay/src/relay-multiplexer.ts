@@ -1,7 +1,9 @@
 import type { Transport } from "@codex-rpc/core/transport";
 import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
 import { declineAnswer } from "./decline-answer.js";
+import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
+import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
 import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
 
@@ -43,6 +45,8 @@ export const RelayCloseCode = {
   upstreamClosed: 1011,
   /** The relay is shutting down. */
   goingAway: 1001,
+  /** The relay has `maxConnections` open already (try again later). */
+  tooManyConnections: 1013,
 } as const;
 
 const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 200 };
@@ -76,6 +80,11 @@ export class RelayMultiplexer {
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
   readonly #owners = new Map<string, RelayConnection>();
   readonly #connections = new Set<RelayConnection>();
+  readonly #turns = new RunningTurns();
+  /** The relay's own requests (a leaving connection's cleanup), by upstream id: what to do with the answer. */
+  readonly #own = new Map<number, (answer: JsonRpcMessage) => void>();
+  /** Threads whose owner left, recently: a turn that starts on one anyway is interrupted. */
+  readonly #released = new Set<string>();
   /** Notifications of threads not owned yet, while a thread-opening request is in flight. */
   readonly #backlog = new Map<string, JsonRpcMessage[]>();
   #backlogSize = 0;
@@ -171,8 +180,10 @@ export class RelayMultiplexer {
 
   #fromUpstream(message: JsonRpcMessage): void {
     if (!("method" in message)) return this.#answerFromUpstream(message);
+    this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
+    if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");
     if ("id" in message) {
       if (owner) {
         this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
@@ -195,6 +206,11 @@ export class RelayMultiplexer {
   }
 
   #answerFromUpstream(message: JsonRpcMessage & { id: JsonRpcId | null }): void {
+    const own = typeof message.id === "number" ? this.#own.get(message.id) : undefined;
+    if (own) {
+      this.#own.delete(message.id as number);
+      return own(message);
+    }
     const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
     if (!pending) return;
     this.#pending.delete(message.id as number);
@@ -213,7 +229,12 @@ export class RelayMultiplexer {
       this.#backlog.clear();
       this.#backlogSize = 0;
     }
-    if (connection.attached) connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+    if (!connection.attached) return;
+    if (LIST_METHODS.has(pending.method) && "result" in message) {
+      const result = filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread));
+      return connection.deliver({ id: pending.id, result } as JsonRpcMessage);
+    }
+    connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
   }
 
   /** Called by a connection: a request to forward, after its checks. */
@@ -240,15 +261,57 @@ export class RelayMultiplexer {
     return owner === undefined ? "none" : owner === connection ? "mine" : "other";
   }
 
-  /** Called by a connection that ended: its threads are free, its open server requests declined. */
+  /**
+   * Called by a connection that ended: its open server requests are declined, and its threads
+   * given up upstream — a running turn interrupted (`turn/interrupt`), then `thread/unsubscribe` —
+   * so that nothing keeps running for a page that has gone.
+   */
   detach(connection: RelayConnection): void {
     if (!this.#connections.delete(connection)) return;
-    for (const [thread, owner] of this.#owners) if (owner === connection) this.#owners.delete(thread);
+    for (const [thread, owner] of this.#owners) {
+      if (owner !== connection) continue;
+      this.#owners.delete(thread);
+      if (this.#closed) continue; // the app-server is going too
+      this.#release(thread, connection.id);
+    }
     for (const [id, request] of this.#serverRequests) {
       if (request.connection !== connection) continue;
       this.#serverRequests.delete(id);
       this.#decline(id, request.method, request.params, `its connection #${connection.id} closed`);
     }
+  }
+
+  /**
+   * A leaving connection's thread: its running turn interrupted, then — once codex has answered
+   * that, so the turn's end is still seen — unsubscribed.
+   */
+  #release(threadId: string, connectionId: number): void {
+    this.#released.add(threadId);
+    if (this.#released.size > MAX_BACKLOG) this.#released.delete(this.#released.values().next().value!);
+    const unsubscribe = () =>
+      this.#request("thread/unsubscribe", { threadId }, (answer) => {
+        this.#turns.forget(threadId);
+        this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
+      });
+    if (!this.#interrupt(threadId, `connection #${connectionId} left`, unsubscribe)) unsubscribe();
+  }
+
+  /** Interrupts the turn running on `threadId`, if any (then `then`); false when none runs. */
+  #interrupt(threadId: string, why: string, then?: () => void): boolean {
+    const turnId = this.#turns.of(threadId);
+    if (turnId === undefined) return false;
+    this.#request("turn/interrupt", { threadId, turnId }, (answer) => {
+      this.#log(`interrupted turn ${turnId.slice(0, 100)} (${why}): ${describeAnswer(answer)}`);
+      then?.();
+    });
+    return true;
+  }
+
+  /** A request of the relay's own; `then` gets the answer. */
+  #request(method: string, params: unknown, then: (answer: JsonRpcMessage) => void): void {
+    const id = this.#nextId++;
+    this.#own.set(id, then);
+    this.#sendUpstream({ id, method, params } as JsonRpcMessage);
   }
 
   /** Answers a server request as core's client does when nothing handles it (see declineAnswer). */
@@ -358,6 +421,11 @@ export class RelayConnection {
   #error(id: JsonRpcId | null, code: number, message: string): void {
     this.peer.send({ id, error: { code, message } } as JsonRpcMessage);
   }
+}
+
+/** An answer for a log line: its result or error, short. */
+function describeAnswer(answer: JsonRpcMessage): string {
+  return JSON.stringify("error" in answer ? { error: answer.error } : { result: (answer as { result?: unknown }).result }).slice(0, 300);
 }
 
 function describeUserAgent(result: unknown): string {

@@ -6,6 +6,7 @@ import { type WebSocket, WebSocketServer } from "ws";
 import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.js";
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
+import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
 import type { RateLimit } from "./token-bucket.js";
 import { serveConsoleFile } from "./console-files.js";
 import { checkGivenToken } from "./given-token.js";
@@ -43,6 +44,17 @@ export interface RelayOptions {
    * spawning), closed when the connection closes.
    */
   readonly isolation?: RelayIsolation;
+  /**
+   * Browser connections open at once (default 32); one more is accepted and closed at once with
+   * 1013 (try again later) and a reason naming the limit. Nothing of it reaches the app-server.
+   */
+  readonly maxConnections?: number;
+  /**
+   * What a connection may send while its app-server session starts (isolation "process" spawns one
+   * per connection; the rate limit applies once it is open): default 200 messages and 16 MiB;
+   * more closes it with 1008.
+   */
+  readonly maxQueuedWhileStarting?: StartupQueueLimits;
   /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
   readonly log?: RelayLogger;
   /** The token pages must present (≥ 32 base64url characters), e.g. to survive a restart. Default: a fresh random one. */
@@ -72,6 +84,7 @@ export interface RelayHandle {
 }
 
 const DEFAULT_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_CONNECTIONS = 32;
 
 /** Starts a relay: opens the app-server, then listens for browsers. */
 export async function startRelay(options: RelayOptions = {}): Promise<RelayHandle> {
@@ -79,6 +92,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   if (!isLoopbackHost(host) && !options.allowNonLoopback) {
     throw new TypeError(`startRelay: ${host} is not a loopback address; pass allowNonLoopback: true to listen there`);
   }
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new RangeError("startRelay: maxConnections must be a whole number above 0");
+  new StartupQueue(options.maxQueuedWhileStarting); // checks the limits now
   const token = options.token === undefined ? createRelayToken() : checkGivenToken(options.token);
   const log = redactingLogger(options.log, token);
   const allowed = new Set<string>();
@@ -103,16 +119,26 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   });
   const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl, options.consoleDir));
   let wsUrl = "";
+  /** Browser connections open now (accepted, not yet closed). */
+  let connections = 0;
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const refusal = checkUpgrade(request, allowed, token);
     if (refusal) {
       log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
       return refuse(socket, refusal);
     }
+    if (connections >= maxConnections) {
+      log(`refused a connection: ${connections} open, the limit (maxConnections)`);
+      return wss.handleUpgrade(request, socket, head, (ws) =>
+        ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`),
+      );
+    }
+    connections++;
     wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
   });
 
   const accept = (ws: WebSocket) => {
+    const queue = new StartupQueue(options.maxQueuedWhileStarting);
     // Messages that arrive while the connection's app-server session opens wait for it, in order.
     const session = pool
       .attach({
@@ -121,6 +147,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       })
       .then(
         (opened) => {
+          queue.open();
           log(`connection #${opened.connection.id} opened`);
           return opened;
         },
@@ -131,6 +158,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
         },
       );
     ws.on("message", (data, isBinary) => {
+      if (!queue.admit(byteLength(data))) {
+        log("a connection sent too much while its app-server started; closed");
+        return ws.close(RelayCloseCode.rateLimited, "too many messages before the app-server was ready");
+      }
       if (isBinary) return void session.then((opened) => opened?.connection.close(1003, "binary frames are not accepted"));
       let message: unknown;
       try {
@@ -142,6 +173,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     });
     ws.on("error", (error) => log(`a connection: ${error.message}`));
     ws.on("close", (code) => {
+      connections--;
       void session.then((opened) => {
         if (!opened) return;
         log(`connection #${opened.connection.id} closed (${code})`);
@@ -186,6 +218,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       return closing;
     },
   };
+}
+
+function byteLength(data: Buffer | ArrayBuffer | Buffer[]): number {
+  return Array.isArray(data) ? data.reduce((sum, chunk) => sum + chunk.length, 0) : data.byteLength;
 }
 
 /** The discovery document (`GET /.well-known/codex-rpc-relay`): where to connect, never the token. */

@@ -1,10 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { TOKEN_SUBPROTOCOL_PREFIX } from "@codex-rpc/websocket";
 
-/** The WebSocket subprotocol prefix a page presents the token with: `codex-rpc.token.<token>`. */
-export const TOKEN_SUBPROTOCOL_PREFIX = "codex-rpc.token.";
-
-/** The subprotocol the relay selects when the page offers it (so the token is not echoed back). */
-export const RELAY_SUBPROTOCOL = "codex-rpc.v1";
+// The subprotocol names have one source, @codex-rpc/websocket's browser-safe code, which pages import.
+export { RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "@codex-rpc/websocket";
 
 /** A fresh launch token: 32 random bytes, base64url (valid in a subprotocol name). */
 export function createRelayToken(): string {

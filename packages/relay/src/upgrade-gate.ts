@@ -10,7 +10,7 @@ export interface Refusal {
 
 /** The path browsers connect to, and the discovery document's path. */
 export const RELAY_PATH = "/";
-export const DISCOVERY_PATH = "/.well-known/codex-rpc-relay";
+export { RELAY_DISCOVERY_PATH as DISCOVERY_PATH } from "@codex-rpc/websocket";
 
 /**
  * Checks a WebSocket upgrade request before anything is upgraded, in this order: the `Origin`

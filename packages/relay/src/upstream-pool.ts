@@ -57,6 +57,8 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     throw new TypeError('startRelay: isolation "process" opens an app-server per connection: give `spawn`, `url` or `socketPath`, not a transport');
   }
   const live = new Set<RelayMultiplexer>();
+  /** Sessions still opening: close() waits for them, so no app-server starts after it. */
+  const opening = new Set<Promise<unknown>>();
   let sentByClosed = 0;
   let closed = false;
   const end = async (mux: RelayMultiplexer) => {
@@ -66,11 +68,15 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
   };
   return {
     attach: async (peer) => {
-      const { transport } = await openUpstream(upstream);
-      const mux = await RelayMultiplexer.start(transport, options).catch(async (error: unknown) => {
-        await transport.close();
-        throw error;
-      });
+      const started = (async () => {
+        const { transport } = await openUpstream(upstream);
+        return RelayMultiplexer.start(transport, options).catch(async (error: unknown) => {
+          await transport.close();
+          throw error;
+        });
+      })();
+      opening.add(started);
+      const mux = await started.finally(() => opening.delete(started));
       live.add(mux);
       if (closed) {
         await end(mux);
@@ -86,6 +92,7 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     },
     close: async () => {
       closed = true;
+      await Promise.allSettled([...opening]);
       await Promise.all([...live].map(end));
     },
   };

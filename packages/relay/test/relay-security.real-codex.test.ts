@@ -15,6 +15,7 @@ import { call, closeCode, connectThroughRelay, tryUpgrade } from "./support/rela
 const ORIGIN = "http://localhost:5173";
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const RATE = { perSecond: 20, burst: 40 };
+const MAX_CONNECTIONS = 6;
 
 let provider: MockResponsesProvider;
 let home: CodexHome;
@@ -39,6 +40,7 @@ beforeAll(async () => {
     allowedOrigins: [ORIGIN],
     maxMessageBytes: MAX_MESSAGE_BYTES,
     rateLimit: RATE,
+    maxConnections: MAX_CONNECTIONS,
   });
   owner = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
   ownerThreadId = (await owner.startThread({ cwd: workspace, approvalPolicy: "never" })).id;
@@ -151,6 +153,44 @@ describe("relay security table", () => {
       },
       RATE.burst,
     );
+  });
+
+  it("another connection's threads in lists: left out of the answer", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    await call(socket, 1, "initialize", { clientInfo: { name: "lister", version: "0" } });
+    await attack(
+      "another connection's threads in lists (thread/loaded/list, thread/list)",
+      async () => {
+        const loaded = (await call(socket, 2, "thread/loaded/list", {})).result as { data: string[] };
+        const listed = (await call(socket, 3, "thread/list", {})).result as { data: { id: string }[] };
+        expect(loaded.data).toEqual([]);
+        expect(listed.data.map((thread) => thread.id)).not.toContain(ownerThreadId);
+        return "filtered out of both answers";
+      },
+      2,
+    );
+    socket.close();
+    await closeCode(socket);
+  });
+
+  it("too many connections: the one over maxConnections closes with 1013", async () => {
+    await attack(`too many connections (maxConnections ${MAX_CONNECTIONS})`, async () => {
+      const sockets = [];
+      const codes: number[] = [];
+      for (let i = 0; i < MAX_CONNECTIONS + 1; i++) {
+        const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+        if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+        sockets.push(outcome.socket);
+        outcome.socket.once("close", (code) => codes.push(code));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(codes).toContain(RelayCloseCode.tooManyConnections);
+      for (const socket of sockets) socket.close();
+      await Promise.all(sockets.map(closeCode));
+      return "closed 1013 (try again later)";
+    });
   });
 
   it("the owner's connection still works after all that", async () => {

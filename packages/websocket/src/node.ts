@@ -4,11 +4,13 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import { openWebSocketTransport as openPortable, type WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
+import { type RelayTransportOptions, relayTransportOptions } from "./relay-protocol.js";
 
 export { WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 export { WebSocketConnectError } from "./connect-failure.js";
 export type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 export type { HeartbeatOptions } from "./heartbeat.js";
+export { RELAY_DISCOVERY_PATH, RELAY_SUBPROTOCOL, relayProtocols, type RelayTransportOptions, TOKEN_SUBPROTOCOL_PREFIX } from "./relay-protocol.js";
 
 export interface NodeWebSocketTransportOptions extends Omit<WebSocketTransportOptions, "url"> {
   /** `ws://IP:PORT` (codex `--listen ws://IP:PORT`). Give this or `socketPath`. */
@@ -53,4 +55,12 @@ async function loadWs(): Promise<WebSocketConstructor> {
       cause: error,
     });
   }
+}
+
+/**
+ * Opens a WebSocket to @codex-rpc/relay, presenting its launch `token` as the subprotocol
+ * `codex-rpc.token.<token>` (see `relayProtocols`). A refusal says what the relay refused.
+ */
+export function openRelayTransport(options: RelayTransportOptions<NodeWebSocketTransportOptions>): Promise<WebSocketTransport> {
+  return openWebSocketTransport(relayTransportOptions(options));
 }

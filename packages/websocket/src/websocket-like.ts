@@ -15,8 +15,12 @@ export interface WebSocketLike {
 }
 
 /**
- * A WebSocket constructor. The second argument is an options object only when something must go
- * there: Deno, Bun, Node 22 (undici) and `ws` accept `{ headers }`, browsers nothing; `maxPayload`
- * is passed only to `ws`.
+ * A WebSocket constructor, called the way its runtime takes subprotocols and headers: browsers
+ * `(url, protocols?)`; Deno, Bun and Node 22 (undici) also `(url, { protocols, headers })`; the `ws`
+ * package `(url, protocols, { headers, maxPayload })` (`maxPayload` is passed only to `ws`).
  */
-export type WebSocketConstructor = new (url: string, options?: { headers?: Record<string, string>; maxPayload?: number }) => WebSocketLike;
+export type WebSocketConstructor = new (
+  url: string,
+  protocolsOrOptions?: string | string[] | { headers?: Record<string, string>; protocols?: string[] },
+  wsOptions?: { headers?: Record<string, string>; maxPayload?: number },
+) => WebSocketLike;

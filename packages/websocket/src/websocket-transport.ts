@@ -10,7 +10,10 @@ import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, reda
 import { ReplaySubject, type Observable } from "rxjs";
 import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import { constructSocket } from "./construct-socket.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
+import { offersRelayProtocol, RELAY_DISCOVERY_PATH } from "./relay-protocol.js";
+import { checkProtocols, redactProtocols } from "./subprotocols.js";
 import { terminateSocket } from "./terminate-socket.js";
 import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
 import { isWsConstructor, isWsSocket } from "./ws-socket.js";
@@ -20,6 +23,12 @@ export interface WebSocketTransportOptions {
   readonly url: string;
   /** A capability token (codex `--ws-auth capability-token`), sent as `Authorization: Bearer …`. */
   readonly token?: string;
+  /**
+   * WebSocket subprotocols to offer (`Sec-WebSocket-Protocol`), on every runtime: e.g.
+   * `relayProtocols(token)` for @codex-rpc/relay. Each must be an RFC 6455 token. Never logged nor
+   * put in an error: a relay token travels in it.
+   */
+  readonly protocols?: string | readonly string[];
   /** The WebSocket constructor. Default: the global one (browsers, Deno, Bun, Node 22); on Node 20 pass `ws`. */
   readonly WebSocket?: WebSocketConstructor;
   /** How long the opening handshake may take. Default 10 000 ms; `Infinity`: no limit. */
@@ -52,6 +61,7 @@ interface ResolvedOptions {
   readonly closeTimeoutMs: number;
   readonly maxMessageBytes: number;
   readonly heartbeat: ReturnType<typeof resolveHeartbeat>;
+  readonly protocols: readonly string[] | undefined;
 }
 
 /** Defaults and checks, so a bad value fails before anything is opened. */
@@ -60,7 +70,7 @@ function resolveOptions(options: WebSocketTransportOptions): ResolvedOptions {
   checkTimeout(connectTimeoutMs, "connectTimeoutMs");
   checkTimeout(closeTimeoutMs, "closeTimeoutMs");
   checkMaxMessageBytes(maxMessageBytes);
-  return { connectTimeoutMs, closeTimeoutMs, maxMessageBytes, heartbeat: resolveHeartbeat(options.heartbeat) };
+  return { connectTimeoutMs, closeTimeoutMs, maxMessageBytes, heartbeat: resolveHeartbeat(options.heartbeat), protocols: checkProtocols(options.protocols) };
 }
 
 /**
@@ -75,30 +85,29 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   if (!Socket) {
     throw new TypeError("this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
   }
-  const { maxMessageBytes } = resolveOptions(options);
-  const init: { headers?: Record<string, string>; maxPayload?: number } = {};
+  const { maxMessageBytes, protocols } = resolveOptions(options);
+  let headers: Record<string, string> | undefined;
   if (options.token !== undefined) {
     // A header value cannot hold these; the runtime would throw a TypeError quoting the header.
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check looks for
     if (typeof options.token !== "string" || /[\0-\x1f\x7f]/.test(options.token)) {
       throw new InvalidOptionError("token", "must be a string without line breaks, NUL or other control characters");
     }
-    init.headers = { Authorization: `Bearer ${options.token}` };
+    headers = { Authorization: `Bearer ${options.token}` };
   }
-  // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
-  if (isWsConstructor(Socket)) init.maxPayload = wsMaxPayloadFor(maxMessageBytes);
   let socket: WebSocketLike;
   try {
-    socket = Object.keys(init).length > 0 ? new Socket(options.url, init) : new Socket(options.url);
+    socket = constructSocket(Socket, options.url, {
+      ...(headers ? { headers } : {}),
+      ...(protocols ? { protocols } : {}),
+      // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
+      ...(isWsConstructor(Socket) ? { maxPayload: wsMaxPayloadFor(maxMessageBytes) } : {}),
+    });
   } catch (error) {
     // An unparsable URL: the runtime's message quotes it whole, credentials included.
     const url = redactUrl(options.url);
-    throw new WebSocketConnectError(
-      "CONNECT_FAILED",
-      `cannot open a WebSocket to ${url}: ${redactSecrets(error instanceof Error ? error.message : "the runtime refused it")}`,
-      url,
-      undefined,
-    );
+    const detail = redactProtocols(error instanceof Error ? error.message : "the runtime refused it", protocols);
+    throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(detail)}`, url, undefined);
   }
   const transport = new WebSocketTransport(socket, options);
   await transport.opened;
@@ -263,14 +272,18 @@ export class WebSocketTransport implements Transport {
       const fail = (detail: string | undefined, why?: "timeout" | "abort"): void => {
         if (!settle()) return;
         this.#closing = true;
-        this.#finish({ reason: "error", error: new Error(detail ?? "WebSocket connection failed") });
+        const { protocols } = this.#resolved;
+        const said = detail === undefined ? undefined : redactProtocols(detail, protocols);
+        this.#finish({ reason: "error", error: new Error(said ?? "WebSocket connection failed") });
+        const relay = offersRelayProtocol(protocols);
         describeConnectFailure({
           url: this.#options.url,
-          detail,
-          sentToken: this.#options.token !== undefined,
+          detail: said,
+          sentToken: this.#options.token !== undefined || relay,
+          relay,
           timedOut: why === "timeout",
           aborted: why === "abort",
-          readyzUrl: readyzUrlOf(this.#options.url),
+          readyzUrl: readyzUrlOf(this.#options.url, relay ? RELAY_DISCOVERY_PATH : undefined),
           fetch: (globalThis as { fetch?: Parameters<typeof describeConnectFailure>[0]["fetch"] }).fetch,
         }).then(reject, reject);
       };

@@ -17,6 +17,8 @@ export type KnownServerRequestMethod = Extract<keyof StableServerRequestMap | ke
  * requests" table is generated from it by `tools/server-request-table.mjs`). A partial record on
  * purpose: a method a newer codex adds has no entry, and the client refuses it with -32601 and an
  * `unhandled-server-request` diagnostic saying "no helper yet" instead of failing to compile.
+ * Documentation as data: nothing at runtime reads it (the diagnostics use SERVER_REQUEST_HINTS),
+ * so its Markdown stays out of a browser bundle that does not import it.
  */
 export const SERVER_REQUEST_DEFAULTS: { readonly [M in KnownServerRequestMethod]?: ServerRequestDefault } = {
   "item/commandExecution/requestApproval": {
@@ -72,13 +74,4 @@ export const SERVER_REQUEST_DEFAULTS: { readonly [M in KnownServerRequestMethod]
 /** The default of a server request method, or undefined for one this client has no helper for yet. */
 export function serverRequestDefault(method: string): ServerRequestDefault | undefined {
   return Object.hasOwn(SERVER_REQUEST_DEFAULTS, method) ? SERVER_REQUEST_DEFAULTS[method as KnownServerRequestMethod] : undefined;
-}
-
-/** The diagnostic for a server request refused with -32601 because nothing answers it. */
-export function unhandledRequestMessage(method: string): string {
-  const known = serverRequestDefault(method);
-  const name = method.slice(0, 100);
-  return known
-    ? `refused ${name} with -32601: no handler is registered; answer it with ${known.answerWith.replace(/`/g, "")}`
-    : `no helper yet for ${name}: refused with -32601; register a handler for it (client.handle or the handlers option)`;
 }

@@ -8,7 +8,7 @@ import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approva
 import { refreshChatgptAuthTokens, type UntypedTokenRefreshHandler } from "./auth-token-refresh.js";
 import type { DynamicTool } from "./dynamic-tools.js";
 import { answerElicitation, type UntypedElicitationHandler } from "./mcp-elicitation.js";
-import { unhandledRequestMessage } from "./server-request-defaults.js";
+import { unhandledRequestMessage } from "./server-request-hints.js";
 import { callDynamicTool, type ListenToThread } from "./tool-call.js";
 import { ToolRegistry } from "./tool-registry.js";
 import { answerUserInput, type UntypedUserInputHandler } from "./user-input.js";

@@ -1,9 +1,9 @@
-// Ways into a relay for tests: a CodexClient over @codex-rpc/websocket (a `ws` constructor that
-// offers subprotocols and sends an Origin, as a browser page does), and a raw `ws` socket.
+// Ways into a relay for tests: a CodexClient over @codex-rpc/websocket's `openRelayTransport`
+// (with `ws` sending an Origin, as a browser page does), and a raw `ws` socket.
 import WebSocket from "ws";
 import { CodexClient, type CodexClientOptions } from "@codex-rpc/core";
-import { openWebSocketTransport, type WebSocketConstructor } from "@codex-rpc/websocket";
-import { RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "../../src/index.js";
+import { openRelayTransport, openWebSocketTransport, relayProtocols, type WebSocketConstructor } from "@codex-rpc/websocket";
+import { RELAY_SUBPROTOCOL } from "../../src/index.js";
 
 export interface PageOptions {
   /** The token to present (default: none). */
@@ -13,22 +13,29 @@ export interface PageOptions {
 }
 
 function protocolsFor(options: PageOptions): string[] {
-  return options.token === undefined ? [RELAY_SUBPROTOCOL] : [RELAY_SUBPROTOCOL, `${TOKEN_SUBPROTOCOL_PREFIX}${options.token}`];
+  return options.token === undefined ? [RELAY_SUBPROTOCOL] : relayProtocols(options.token);
 }
 
-/** A `ws` constructor that connects as a page would: subprotocols with the token, an Origin. */
-export function pageWebSocket(options: PageOptions): WebSocketConstructor {
-  const protocols = protocolsFor(options);
+/**
+ * `ws`, sending an Origin header as a browser page does (the subprotocols come from the
+ * transport's `protocols` option, as in a browser).
+ */
+export function pageWebSocket(origin: string | undefined): WebSocketConstructor {
+  if (origin === undefined) return WebSocket as unknown as WebSocketConstructor;
   return class extends WebSocket {
-    constructor(url: string, init: WebSocket.ClientOptions = {}) {
-      super(url, protocols, { ...init, ...(options.origin === undefined ? {} : { origin: options.origin }) });
+    constructor(url: string, protocols: string[] = [], init: WebSocket.ClientOptions = {}) {
+      super(url, protocols, { ...init, origin });
     }
   } as unknown as WebSocketConstructor;
 }
 
-/** A CodexClient connected through the relay. */
+/** A CodexClient connected through the relay, as a page connects: `openRelayTransport` (or only `codex-rpc.v1` without a token). */
 export async function connectThroughRelay(url: string, page: PageOptions, options: CodexClientOptions = {}): Promise<CodexClient> {
-  const transport = await openWebSocketTransport({ url, WebSocket: pageWebSocket(page), heartbeat: false });
+  const common = { url, WebSocket: pageWebSocket(page.origin), heartbeat: false } as const;
+  const transport =
+    page.token === undefined
+      ? await openWebSocketTransport({ ...common, protocols: [RELAY_SUBPROTOCOL] })
+      : await openRelayTransport({ ...common, token: page.token });
   return CodexClient.connect(transport, { clientInfo: { name: "relay_test", version: "0.0.0" }, ...options });
 }
 

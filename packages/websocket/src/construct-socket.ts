@@ -1,0 +1,25 @@
+import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
+import { isWsConstructor } from "./ws-socket.js";
+
+export interface SocketInit {
+  readonly headers?: Record<string, string>;
+  readonly protocols?: readonly string[];
+  /** ws only: the largest message it holds before failing the connection. */
+  readonly maxPayload?: number;
+}
+
+/**
+ * `new Socket(url, …)` the way this runtime's WebSocket takes subprotocols and headers:
+ * `ws` as `(url, protocols, { headers, maxPayload })`; Deno, Bun and Node 22 (undici) as
+ * `(url, { protocols, headers })` when there are headers; otherwise the standard `(url, protocols)`,
+ * which browsers take too. Nothing beyond the URL when there is nothing to pass.
+ */
+export function constructSocket(Socket: WebSocketConstructor, url: string, init: SocketInit): WebSocketLike {
+  const protocols = init.protocols ? [...init.protocols] : undefined;
+  if (isWsConstructor(Socket)) {
+    const options = { ...(init.headers ? { headers: init.headers } : {}), ...(init.maxPayload !== undefined ? { maxPayload: init.maxPayload } : {}) };
+    return new Socket(url, protocols ?? [], options);
+  }
+  if (init.headers) return new Socket(url, { headers: init.headers, ...(protocols ? { protocols } : {}) });
+  return protocols ? new Socket(url, protocols) : new Socket(url);
+}
