@@ -161,7 +161,10 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     const relay = await relayWith([]);
     const wrong = await openPage(relay.consoleUrl("x".repeat(43)));
     await waitForState(wrong.page, "refused");
-    expect(await wrong.page.textContent("#error")).toMatch(/^Refused: the relay did not accept the connection/);
+    const wrongTokenError = (await wrong.page.textContent("#error")) ?? "";
+    console.log(`the page, given a wrong token: ${wrongTokenError}`);
+    expect(wrongTokenError).toMatch(/^Refused: the relay allows this page's origin but did not accept its token/);
+    expect(wrongTokenError).not.toContain("x".repeat(43));
     await screenshot(wrong.page, "6-wrong-token-refused");
 
     const foreign = await serveForeignCopy();

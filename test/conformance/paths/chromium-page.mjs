@@ -3,7 +3,7 @@
 // a relay. What a page cannot do itself goes to the Node side, on the page's own origin: starting a
 // relay in front of a fresh app-server (/relays), and — synchronously, as cases.mjs calls them —
 // SIGKILLing a process and asking whether it still exists (/kill, /exists; a synchronous XHR).
-import { openWebSocketTransport } from "@codex-rpc/websocket";
+import { openRelayTransport } from "@codex-rpc/websocket";
 import { runConformanceCases } from "../cases.mjs";
 
 /** @param {string} route @param {unknown} body */
@@ -25,14 +25,7 @@ try {
       const response = await fetch("/relays", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ scope }) });
       const relay = await response.json();
       if (!response.ok) throw new Error(`/relays: ${relay.error}`);
-      const protocols = [relay.subprotocol, `${relay.tokenSubprotocolPrefix}${relay.token}`];
-      class RelaySocket extends WebSocket {
-        /** @param {string | URL} url */
-        constructor(url) {
-          super(url, protocols);
-        }
-      }
-      const transport = await openWebSocketTransport({ url: relay.url, WebSocket: /** @type {never} */ (RelaySocket) });
+      const transport = await openRelayTransport({ url: relay.url, token: relay.token });
       return { transport, pid: relay.pid };
     },
     killProcess: (pid) => void postNow("/kill", { pid }),
