@@ -26,6 +26,9 @@ async function until(check: () => boolean, what: string, timeoutMs = 15_000): Pr
 }
 
 const isMethod = (method: string) => (message: JsonRpcMessage) => "method" in message && message.method === method;
+/** A notification `method` about `threadId`. */
+const about = (method: string, threadId: string) => (message: JsonRpcMessage) =>
+  isMethod(method)(message) && (message as { params?: { threadId?: unknown } }).params?.threadId === threadId;
 
 it("a page gone mid-turn: the relay interrupts its turn and unsubscribes its thread; codex ends the turn as interrupted", async () => {
   const provider = await MockResponsesProvider.start({ script: [reply.hang(), reply.text("B's answer")] });
@@ -62,12 +65,12 @@ it("a page gone mid-turn: the relay interrupts its turn and unsubscribes its thr
   const downBefore = down.length;
   await pageA.close();
   await until(() => log.some((line) => line.startsWith("unsubscribed thread")), "the unsubscribe answer");
-  const cleanup = up.slice(sentBefore).map((m) => ("method" in m ? { method: m.method, params: m.params } : m));
+  const cleanup = up.slice(sentBefore).map((m) => ({ method: (m as { method?: string }).method, params: (m as { params?: unknown }).params }));
   expect(cleanup).toEqual([
     { method: "turn/interrupt", params: { threadId: threadA.id, turnId: expect.any(String) } },
     { method: "thread/unsubscribe", params: { threadId: threadA.id } },
   ]);
-  const completed = down.find((m) => isMethod("turn/completed")(m) && (m.params as { threadId: string }).threadId === threadA.id) as {
+  const completed = down.find(about("turn/completed", threadA.id)) as {
     params: { turn: { status: string; error: unknown } };
   };
   expect(completed.params.turn.status).toBe("interrupted");

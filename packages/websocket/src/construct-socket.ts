@@ -10,7 +10,7 @@ export interface SocketInit {
 
 /**
  * `new Socket(url, …)` the way this runtime's WebSocket takes subprotocols and headers:
- * `ws` as `(url, protocols, { headers, maxPayload })`; Deno, Bun and Node 22 (undici) as
+ * `ws` as `(url, protocols, { headers, maxPayload })` (`(url, options)` without subprotocols); Deno, Bun and Node 22 (undici) as
  * `(url, { protocols, headers })` when there are headers; otherwise the standard `(url, protocols)`,
  * which browsers take too. Nothing beyond the URL when there is nothing to pass.
  */
@@ -18,7 +18,9 @@ export function constructSocket(Socket: WebSocketConstructor, url: string, init:
   const protocols = init.protocols ? [...init.protocols] : undefined;
   if (isWsConstructor(Socket)) {
     const options = { ...(init.headers ? { headers: init.headers } : {}), ...(init.maxPayload !== undefined ? { maxPayload: init.maxPayload } : {}) };
-    return new Socket(url, protocols ?? [], options);
+    // Without subprotocols, options second (ws takes both forms), as before `protocols` existed.
+    if (!protocols) return Object.keys(options).length > 0 ? new Socket(url, options) : new Socket(url);
+    return new Socket(url, protocols, options);
   }
   if (init.headers) return new Socket(url, { headers: init.headers, ...(protocols ? { protocols } : {}) });
   return protocols ? new Socket(url, protocols) : new Socket(url);
