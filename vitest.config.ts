@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 // - `*.runtime.test.ts` runs another runtime (Deno, Bun or Node 22 from `.runtimes/`, installed by
 //   `tools/install-runtimes.mjs`), often against the real codex too;
 // - `*.real-codex.test.ts` runs the pinned codex (the `@openai/codex` devDependency) under this Node;
+// - `*.browser.test.ts` drives Debian's chromium (playwright-core; tools/install-chromium.mjs) against
+//   the real codex behind the relay;
 // - everything else (`unit`) needs neither: in-memory servers, fake processes, the type checker.
 // The reliability and conformance suites are projects of their own whatever their files need.
 const RELIABILITY = "test/reliability/**/*.test.ts";
@@ -12,6 +14,7 @@ const CONFORMANCE = "test/conformance.runtime.test.ts";
 const ALL = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 const REAL_CODEX = ALL.map((glob) => glob.replace("*.test.ts", "*.real-codex.test.ts"));
 const RUNTIMES = ALL.map((glob) => glob.replace("*.test.ts", "*.runtime.test.ts"));
+const BROWSER = ALL.map((glob) => glob.replace("*.test.ts", "*.browser.test.ts"));
 const SUITES = [RELIABILITY, CONFORMANCE];
 
 const NODE_MODULES = "**/node_modules/**";
@@ -23,8 +26,9 @@ export default defineConfig({
     // `codex-rpc-` directory in it (test/support/temp-dir-check.ts).
     globalSetup: ["test/support/temp-dir-check.ts"],
     projects: [
-      { test: { ...timeouts, name: "unit", include: ALL, exclude: [NODE_MODULES, ...REAL_CODEX, ...RUNTIMES, ...SUITES] } },
+      { test: { ...timeouts, name: "unit", include: ALL, exclude: [NODE_MODULES, ...REAL_CODEX, ...RUNTIMES, ...BROWSER, ...SUITES] } },
       { test: { ...timeouts, name: "real-codex", include: REAL_CODEX, exclude: [NODE_MODULES, ...SUITES] } },
+      { test: { ...timeouts, name: "browser", include: BROWSER, exclude: [NODE_MODULES, ...SUITES] } },
       { test: { ...timeouts, name: "runtimes", include: RUNTIMES, exclude: [NODE_MODULES, ...SUITES] } },
       // Prints the reliability summary table after the run.
       { test: { ...timeouts, name: "reliability", include: [RELIABILITY], globalSetup: ["test/reliability/global-setup.ts"] } },

@@ -19,7 +19,7 @@ import { protocol as pinnedProtocol } from "@codex-rpc/protocol";
 import { CONFORMANCE_CASES } from "./conformance/case-list.mjs";
 import { runCaseScript } from "./conformance/case-script-run.js";
 import { formatCompatibilityTable, type CompatibilityRow } from "./conformance/compatibility-table.js";
-import { CONFORMANCE_PATHS, type ConformancePath } from "./conformance/conformance-paths.js";
+import { CHROMIUM_PATH, CONFORMANCE_PATHS, type ConformancePath } from "./conformance/conformance-paths.js";
 import { startControlServer } from "./conformance/control-server.js";
 import { PathFixture } from "./conformance/path-fixture.js";
 import { formatResultsTable, type TableCell, type TableRow } from "./conformance/results-table.js";
@@ -47,13 +47,18 @@ interface CodexTarget {
 }
 
 const TARGETS: readonly CodexTarget[] = [
-  { server: PINNED_CODEX, codexPath: pinnedCodexBinary, protocol: { version: pinnedProtocol.version, generated: false }, paths: CONFORMANCE_PATHS },
+  {
+    server: PINNED_CODEX,
+    codexPath: pinnedCodexBinary,
+    protocol: { version: pinnedProtocol.version, generated: false },
+    paths: [...CONFORMANCE_PATHS, CHROMIUM_PATH],
+  },
   { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: OLDER_CODEX, generated: true }, paths: CONFORMANCE_PATHS },
   {
     server: OLDER_CODEX,
     codexPath: () => codexReleaseBinary(OLDER_CODEX),
     protocol: { version: pinnedProtocol.version, generated: false },
-    paths: CONFORMANCE_PATHS,
+    paths: [...CONFORMANCE_PATHS, CHROMIUM_PATH],
   },
 ];
 

@@ -21,3 +21,9 @@ export const CONFORMANCE_PATHS: readonly ConformancePath[] = [
   { name: "Bun stdio", runtime: "bun", entry: entry("bun-stdio.mjs") },
   { name: "Bun WebSocket", runtime: "bun", entry: entry("global-websocket-node.mjs") },
 ];
+
+/**
+ * Chromium via the relay: the cases run in a page (a Node 20 script drives Chromium). Only where
+ * the client uses @codex-rpc/protocol: a page cannot import a protocol generated into a file: URL.
+ */
+export const CHROMIUM_PATH: ConformancePath = { name: "Chromium via relay", runtime: "node20", entry: entry("chromium-relay.mjs") };

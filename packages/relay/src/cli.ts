@@ -2,6 +2,8 @@
 // codex-rpc-relay: starts a relay (spawning `codex app-server` unless --upstream names a running
 // one), prints its URL and launch token once, and runs until SIGINT or SIGTERM.
 import { parseArgs } from "node:util";
+import { BUNDLED_CONSOLE_DIR } from "./console-files.js";
+import { openBrowser } from "./open-browser.js";
 import { startRelay } from "./start-relay.js";
 import type { RelayUpstream } from "./upstream.js";
 
@@ -19,6 +21,9 @@ const USAGE = `Usage: codex-rpc-relay [options]
   --max-message-bytes N    largest message a page may send (default 8388608)
   --max-connections N      pages connected at once (default 32); one more closes with 1013
   --verbose                log connections and refusals to stderr (secrets redacted)
+  --open                   serve the web console at the relay's URL and open it in the browser
+                           (the token goes in the URL's #fragment, which no server sees)
+  --console                serve the web console without opening a browser
   --help`;
 
 function upstreamOf(value: string | undefined, codexPath: string | undefined): RelayUpstream {
@@ -41,6 +46,8 @@ async function main(): Promise<void> {
       "max-message-bytes": { type: "string" },
       "max-connections": { type: "string" },
       verbose: { type: "boolean", default: false },
+      open: { type: "boolean", default: false },
+      console: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },
   });
@@ -59,11 +66,17 @@ async function main(): Promise<void> {
     upstream: upstreamOf(values.upstream, values.codex),
     ...(values["max-message-bytes"] !== undefined ? { maxMessageBytes: Number(values["max-message-bytes"]) } : {}),
     ...(values["max-connections"] !== undefined ? { maxConnections: Number(values["max-connections"]) } : {}),
+    ...(values.open || values.console ? { consoleDir: BUNDLED_CONSOLE_DIR } : {}),
     ...(values.verbose ? { log: (line: string) => console.error(`relay: ${line}`) } : {}),
   });
   // Printed once: the page needs both; the token is never written anywhere else.
   console.log(`url: ${relay.url}`);
   console.log(`token: ${relay.token}`);
+  if (values.open || values.console) {
+    const page = `http://${relay.host.includes(":") ? `[${relay.host}]` : relay.host}:${relay.port}/#token=${relay.token}`;
+    console.log(`console: ${page}`);
+    if (values.open && !(await openBrowser(page))) console.error("codex-rpc-relay: could not open a browser; open the console URL above yourself");
+  }
   let stopping = false;
   const stop = () => {
     stopping = true;

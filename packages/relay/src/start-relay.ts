@@ -8,6 +8,8 @@ import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
 import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
 import type { RateLimit } from "./token-bucket.js";
+import { serveConsoleFile } from "./console-files.js";
+import { checkGivenToken } from "./given-token.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
@@ -55,6 +57,10 @@ export interface RelayOptions {
   readonly maxQueuedWhileStarting?: StartupQueueLimits;
   /** Every line the relay logs, secrets and the token redacted. Default: nothing is logged. */
   readonly log?: RelayLogger;
+  /** The token pages must present (≥ 32 base64url characters), e.g. to survive a restart. Default: a fresh random one. */
+  readonly token?: string;
+  /** Serve the web console's static files from this folder at `/` (the CLI's `--open`). Default: no pages. */
+  readonly consoleDir?: string;
 }
 
 export interface RelayHandle {
@@ -89,7 +95,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new RangeError("startRelay: maxConnections must be a whole number above 0");
   new StartupQueue(options.maxQueuedWhileStarting); // checks the limits now
-  const token = createRelayToken();
+  const token = options.token === undefined ? createRelayToken() : checkGivenToken(options.token);
   const log = redactingLogger(options.log, token);
   const allowed = new Set<string>();
   for (const origin of options.allowedOrigins ?? []) {
@@ -111,7 +117,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     handleProtocols: (protocols) =>
       protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
   });
-  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl));
+  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl, options.consoleDir));
   let wsUrl = "";
   /** Browser connections open now (accepted, not yet closed). */
   let connections = 0;
@@ -219,13 +225,14 @@ function byteLength(data: Buffer | ArrayBuffer | Buffer[]): number {
 }
 
 /** The discovery document (`GET /.well-known/codex-rpc-relay`): where to connect, never the token. */
-function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string): void {
+function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string, consoleDir?: string): void {
   const origin = request.headers.origin;
   if (!originAllowed(origin, allowed)) {
     response.writeHead(403, { "content-type": "text/plain" }).end("origin not allowed\n");
     return;
   }
   if (request.method !== "GET" || requestUrl(request)?.pathname !== DISCOVERY_PATH) {
+    if (consoleDir !== undefined) return void serveConsoleFile(request, response, consoleDir);
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     return;
   }

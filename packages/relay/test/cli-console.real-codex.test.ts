@@ -1,0 +1,66 @@
+// `codex-rpc-relay --console` / `--open` (dist/cli.js) with the real codex 0.169.0: it prints the
+// console's URL with the token in the #fragment, serves the built console (packages/relay/console)
+// at /, and --open without a browser to open says so and keeps serving.
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, it } from "vitest";
+import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { createCodexHome, MockResponsesProvider } from "@codex-rpc/testing";
+
+const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.setEncoding("utf8").on("data", (text: string) => {
+      out += text;
+      const match = pattern.exec(out);
+      if (match) resolve(match);
+    });
+    child.once("exit", (code) => reject(new Error(`the CLI exited (${code}): ${out}`)));
+  });
+}
+
+async function startCli(flag: string, path: string) {
+  const provider = await MockResponsesProvider.start({ script: [] });
+  const home = await createCodexHome({ provider });
+  cleanups.push(async () => (await provider.close(), await home.cleanup()));
+  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary(), flag], {
+    env: { PATH: path, ...home.env },
+    cwd: home.dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = { stderr: "" };
+  child.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  cleanups.push(() => void child.kill("SIGKILL"));
+  const match = await waitForOutput(child, /^token: (\S+)\nconsole: (http:\/\/127\.0\.0\.1:(\d+)\/#token=(\S+))\n/m);
+  return { child, output, exited, token: match[1]!, consoleUrl: match[2]!, port: match[3]!, fragmentToken: match[4]! };
+}
+
+it("--console prints the console URL (token in the fragment) and serves the built console at /", async () => {
+  const { child, exited, token, consoleUrl, port, fragmentToken } = await startCli("--console", process.env.PATH ?? "/usr/bin:/bin");
+  expect(fragmentToken).toBe(token);
+  expect(consoleUrl.split("#")[0]).toBe(`http://127.0.0.1:${port}/`);
+  const index = await fetch(`http://127.0.0.1:${port}/`);
+  expect(index.status).toBe(200);
+  const html = await index.text();
+  expect(html).toContain("<title>codex-rpc console</title>");
+  expect(html).not.toContain(token);
+  expect((await fetch(`http://127.0.0.1:${port}/app.js`)).status).toBe(200);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+});
+
+it("--open with no browser opener on PATH says so on stderr and keeps serving", async () => {
+  const { child, output, exited, port } = await startCli("--open", "/nonexistent");
+  for (let i = 0; i < 50 && !output.stderr.includes("could not open a browser"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(output.stderr).toContain("could not open a browser; open the console URL above yourself");
+  expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+});
