@@ -8,7 +8,7 @@ import {
 } from "@codex-rpc/core";
 import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
 import { ReplaySubject, type Observable } from "rxjs";
-import { describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
+import { type ConnectFailure, describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { constructSocket } from "./construct-socket.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
@@ -284,7 +284,7 @@ export class WebSocketTransport implements Transport {
           timedOut: why === "timeout",
           aborted: why === "abort",
           readyzUrl: readyzUrlOf(this.#options.url, relay ? RELAY_DISCOVERY_PATH : undefined),
-          fetch: (globalThis as { fetch?: Parameters<typeof describeConnectFailure>[0]["fetch"] }).fetch,
+          fetch: globalFetch(),
         }).then(reject, reject);
       };
       const onAbort = (): void => fail(String(signal?.reason), "abort");
@@ -379,4 +379,13 @@ function errorDetail(event: { readonly message?: unknown; readonly error?: unkno
   if (typeof event.message === "string" && event.message !== "") return event.message;
   if (event.error instanceof Error) return event.error.message;
   return undefined;
+}
+
+/**
+ * The runtime's `fetch`, bound: a browser's throws "Illegal invocation" when called on anything but
+ * the global object, and the failure probe calls it as a property of its own options.
+ */
+function globalFetch(): ConnectFailure["fetch"] {
+  const fetch = (globalThis as { fetch?: ConnectFailure["fetch"] }).fetch;
+  return fetch?.bind(globalThis);
 }
