@@ -14,30 +14,42 @@ interface Notification {
 
 /** Deltas are joined this many at a time: a run of small ones then costs its text, hardly a string header apiece. */
 const JOIN_EVERY = 64;
+/** …unless they are large (this average length or more): their headers are a small share, and joining would copy them all. */
+const JOIN_BELOW_AVERAGE_LENGTH = 256;
 
 /** Consecutive deltas of one item, kept as runs of joined text. */
 class DeltaRun {
   readonly #joined: string[] = [];
   #loose: string[] = [];
 
+  /** The fields of the run's first delta but the delta (thread, turn, item, index…), compared on every delta. */
+  readonly #keys: readonly string[];
+
   constructor(
     readonly method: string,
     readonly params: Record<string, unknown>,
-  ) {}
+  ) {
+    this.#keys = Object.keys(params);
+  }
 
-  /** Whether `params` continues this run: the same method and the same fields but the delta. */
+  /** Whether `params` continues this run: the same method and the same values of the run's fields. */
   continues(method: string, params: Record<string, unknown>): boolean {
     if (method !== this.method) return false;
-    for (const key in params) if (key !== "delta" && params[key] !== this.params[key]) return false;
-    for (const key in this.params) if (!(key in params)) return false;
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) if (params[keys[i] as string] !== this.params[keys[i] as string]) return false;
     return true;
   }
 
+  #looseLength = 0;
+
   append(delta: string): void {
     this.#loose.push(delta);
+    this.#looseLength += delta.length;
     if (this.#loose.length < JOIN_EVERY) return;
-    this.#joined.push(this.#loose.join(""));
+    if (this.#looseLength < JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH) this.#joined.push(this.#loose.join(""));
+    else for (const piece of this.#loose) this.#joined.push(piece);
     this.#loose = [];
+    this.#looseLength = 0;
   }
 
   /** One notification of the whole run: the first delta's fields, the joined text as `delta`. */

@@ -32,6 +32,17 @@ describe("EventLog", () => {
     }),
   );
 
+  it.live("large deltas are kept as they came (joining would copy them), and still replay as one event", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      const pieces = Array.from({ length: 200 }, (_, i) => `${i}`.padEnd(300, "x"));
+      for (const piece of pieces) subject.next(delta("m", piece));
+      subject.complete();
+      expect(yield* Stream.runCollect(log.stream())).toEqual([delta("m", pieces.join(""))]);
+    }),
+  );
+
   it.live("a run of deltas ends at another item, another method or another event", () =>
     Effect.gen(function* () {
       const subject = new Subject<Event>();
