@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { CodexClient } from "@codex-rpc/effect";
 import { layerWebSocket, layerWebSocketConfig } from "@codex-rpc/effect/websocket";
 import { pinnedCodexBinary } from "./support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider, reply } from "@codex-rpc/testing";
+import { createCodexHome, MockResponsesProvider, reply, type ScriptedReply } from "@codex-rpc/testing";
 import { ConfigProvider, Effect, Layer, Stream } from "effect";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ListeningAppServer, startListeningAppServer } from "./conformance/listening-app-server.js";
@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 /** A listening codex with its own CODEX_HOME and mock model, stopped after the test. */
-async function listening(listen: "ws" | "unix", script: Parameters<typeof MockResponsesProvider.start>[0]["script"], args: (dir: string) => Promise<string[]>) {
+async function listening(listen: "ws" | "unix", script: readonly ScriptedReply[], args: (dir: string) => Promise<string[]>) {
   const provider = await MockResponsesProvider.start({ script });
   cleanups.push(() => provider.close());
   const home = await createCodexHome({ provider });
