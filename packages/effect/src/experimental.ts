@@ -2,9 +2,9 @@
 // (@codex-rpc/protocol/experimental, which also turns `experimentalApi` on), so experimental-only
 // methods and fields are typed through Effect too. Same Layers as the stable service, another tag.
 import { protocol, type ProtocolTypes as ExperimentalProtocolTypes } from "@codex-rpc/protocol/experimental";
-import { Context, Effect, Layer, type Scope } from "effect";
+import { Context, type Layer, type Scope } from "effect";
 import { acquireTransport } from "./acquire-transport.js";
-import { type CodexLayerOptions, type CodexService, type Connect, connectScoped, makeCodexService } from "./codex-client.js";
+import { type CodexLayerOptions, type CodexService, type Connect, serviceLayer } from "./codex-client.js";
 import type { CodexError } from "./errors.js";
 import type { SpawnOptions, SpawnServer } from "./spawn-layer.js";
 
@@ -23,10 +23,7 @@ export function layerExperimental<R = never, E = never, RC = never>(
   connect: Connect<E, RC>,
   options: ExperimentalLayerOptions<R> = {},
 ): Layer.Layer<CodexClientExperimental, CodexError | E, Exclude<R | RC, Scope.Scope>> {
-  return Layer.effect(
-    CodexClientExperimental,
-    Effect.map(connectScoped<ExperimentalProtocolTypes, R, E, RC>(connect, { ...options, protocol }), (client) => makeCodexService(client)),
-  );
+  return serviceLayer(CodexClientExperimental, connect, { ...options, protocol });
 }
 
 /**
