@@ -142,6 +142,35 @@ describe("tools/bench report", () => {
     expect(status["long lines: no slower than vscode-jsonrpc at any size"]).toBe("NOT MET"); // 64 MiB
   });
 
+  it("marks the Effect binding's overhead target and prints its rows", () => {
+    const overhead = (ratio: number) => [
+      { name: report.WORKLOAD_240, coreMs: s(100), effectMs: s(100 * ratio), ratio: s(ratio) },
+      { name: report.WORKLOAD_20K, coreMs: s(100), effectMs: s(100), ratio: s(1.02) },
+    ];
+    const effect = (ratio: number) => ({
+      overhead: overhead(ratio),
+      bundles: { binding: { minBytes: 1, gzipBytes: 10_500 }, byHand: { minBytes: 1, gzipBytes: 10_000 } },
+      kept: { deltas: 1000, core: { growthBytes: 1, bytesPerDelta: 37 }, effect: { growthBytes: 1, bytesPerDelta: 38 } },
+    });
+    const targets = (ratio: number) =>
+      report
+        .evaluateTargets(results({ effect: effect(ratio) }))
+        .filter((t: { target: string }) => t.target.startsWith("Effect text Stream"))
+        .map((t: { met: boolean | undefined }) => report.status(t.met));
+    expect(targets(1.08)).toEqual(["met", "met"]);
+    expect(targets(1.12)).toEqual(["NOT MET", "met"]);
+    expect(
+      report
+        .evaluateTargets(results({}))
+        .filter((t: { target: string }) => t.target.startsWith("Effect"))
+        .map((t: { met: unknown }) => t.met),
+    ).toEqual([undefined, undefined]);
+    const table = report.renderSummary(results({ effect: effect(1.12) }));
+    expect(table).toContain("the binding adds 500 B");
+    expect(table).toContain("37.0 B / 38.0 B per delta");
+    expect(table).toContain("1.120× core's time (+12.0%)");
+  });
+
   it("prints one table with the targets, and rewrites only what lies between the README's markers", () => {
     const r = results({ decode: decodeOf(0.7, 0.95, 0.2, [105, 108, 109]) });
     const table = report.renderSummary(r);

@@ -1,4 +1,5 @@
-// One conformance suite against the real codex app-server through every path (runtime × transport):
+// One conformance suite against the real codex app-server through every path (runtime × transport,
+// and the Effect binding on Node, Deno and Bun):
 // handshake, the client's version check, thread start, a streamed turn with an approval, interrupt,
 // and the server SIGKILLed mid-turn. Each path runs test/conformance/cases.mjs under its runtime as a
 // child process (with a hard timeout); this file starts the mock models, CODEX_HOMEs and listening
@@ -19,7 +20,7 @@ import { protocol as pinnedProtocol } from "@codex-rpc/protocol";
 import { CONFORMANCE_CASES } from "./conformance/case-list.mjs";
 import { runCaseScript } from "./conformance/case-script-run.js";
 import { formatCompatibilityTable, type CompatibilityRow } from "./conformance/compatibility-table.js";
-import { CHROMIUM_PATH, CONFORMANCE_PATHS, type ConformancePath } from "./conformance/conformance-paths.js";
+import { CHROMIUM_PATH, CONFORMANCE_PATHS, type ConformancePath, EFFECT_CONFORMANCE_PATHS } from "./conformance/conformance-paths.js";
 import { startControlServer } from "./conformance/control-server.js";
 import { PathFixture } from "./conformance/path-fixture.js";
 import { formatResultsTable, type TableCell, type TableRow } from "./conformance/results-table.js";
@@ -47,11 +48,14 @@ interface CodexTarget {
 }
 
 const TARGETS: readonly CodexTarget[] = [
+  // Chromium runs wherever the client uses @codex-rpc/protocol; the Effect binding's paths against
+  // the pinned codex only: its version handling is core's, which the other targets cover, and the
+  // run stays short.
   {
     server: PINNED_CODEX,
     codexPath: pinnedCodexBinary,
     protocol: { version: pinnedProtocol.version, generated: false },
-    paths: [...CONFORMANCE_PATHS, CHROMIUM_PATH],
+    paths: [...CONFORMANCE_PATHS, CHROMIUM_PATH, ...EFFECT_CONFORMANCE_PATHS],
   },
   { server: OLDER_CODEX, codexPath: () => codexReleaseBinary(OLDER_CODEX), protocol: { version: OLDER_CODEX, generated: true }, paths: CONFORMANCE_PATHS },
   {

@@ -17,17 +17,21 @@ import { waitForModelRequests } from "./control-client.mjs";
 /** A hang is a failure of that case, never a stuck run: every case has this budget. */
 const CASE_TIMEOUT_MS = 20_000;
 
-/** @param {ConformancePath} path */
-export async function runConformanceCases(path) {
+/**
+ * @param {ConformancePath} path
+ * @param {Record<string, (path: any, servers: any) => Promise<string | undefined>>} cases each case by id (default: core's, below)
+ * @param {(path: any, protocol: unknown) => ServerSet} makeServers how a case connects (default: CodexClient.connect over `startServer`)
+ */
+export async function runConformanceCases(path, cases = CASES, makeServers = (p, protocol) => new ServerSet(p, protocol)) {
   // The protocol every client is typed and validated by: a module generated for another codex
   // version when the orchestrator names one, else the client's default (@codex-rpc/protocol).
   const protocol = path.config.protocolModuleUrl ? (await import(path.config.protocolModuleUrl)).protocol : undefined;
   for (const { id } of CONFORMANCE_CASES) {
     const started = performance.now();
-    const servers = new ServerSet(path, protocol);
+    const servers = makeServers(path, protocol);
     let result;
     try {
-      const detail = await withTimeout(CASES[id](path, servers), CASE_TIMEOUT_MS, `case timed out after ${CASE_TIMEOUT_MS} ms`);
+      const detail = await withTimeout(cases[id](path, servers), CASE_TIMEOUT_MS, `case timed out after ${CASE_TIMEOUT_MS} ms`);
       servers.checkDiagnostics();
       result = { case: id, pass: true, detail: detail ?? "" };
     } catch (error) {
@@ -40,7 +44,7 @@ export async function runConformanceCases(path) {
 }
 
 /** Each case returns a short detail for the table, or throws what went wrong. */
-const CASES = {
+export const CASES = {
   /** @param {ConformancePath} _path @param {ServerSet} servers */
   async handshake(_path, servers) {
     const { client } = await servers.connect("handshake");
@@ -177,7 +181,7 @@ const CASES = {
  * The servers and clients one case opened; all closed (and killed if need be) when the case ends.
  * Every client validates by its protocol and keeps its diagnostics for checkDiagnostics().
  */
-class ServerSet {
+export class ServerSet {
   /** @param {ConformancePath} path @param {import("@codex-rpc/core").CodexProtocol | undefined} protocol */
   constructor(path, protocol) {
     this.path = path;
@@ -236,17 +240,17 @@ class ServerSet {
 }
 
 /** Orders x.y.z versions numerically. */
-function compareVersions(a, b) {
+export function compareVersions(a, b) {
   const [x, y] = [a, b].map((version) => version.split(".").map(Number));
   for (let index = 0; index < 3; index++) if (x[index] !== y[index]) return x[index] - y[index];
   return 0;
 }
 
-function check(condition, message) {
+export function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-function withTimeout(promise, ms, message) {
+export function withTimeout(promise, ms, message) {
   let timer;
   const timeout = new Promise((_, reject) => {
     timer = setTimeout(() => reject(new Error(message)), ms);
@@ -254,7 +258,7 @@ function withTimeout(promise, ms, message) {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-async function eventually(condition, ms) {
+export async function eventually(condition, ms) {
   const deadline = performance.now() + ms;
   while (!condition()) {
     if (performance.now() > deadline) return false;
@@ -263,7 +267,7 @@ async function eventually(condition, ms) {
   return true;
 }
 
-function describeError(error) {
+export function describeError(error) {
   if (!(error instanceof Error)) return String(error);
   const code = typeof error.code === "string" ? `${error.code}: ` : "";
   // The first line says what failed; a close error's stderr tail would swamp the table.

@@ -27,3 +27,10 @@ export const CONFORMANCE_PATHS: readonly ConformancePath[] = [
  * the client uses @codex-rpc/protocol: a page cannot import a protocol generated into a file: URL.
  */
 export const CHROMIUM_PATH: ConformancePath = { name: "Chromium via relay", runtime: "node20", entry: entry("chromium-relay.mjs") };
+
+/** The Effect binding (@codex-rpc/effect) on each runtime, with its spawning Layer: run against the pinned codex only. */
+export const EFFECT_CONFORMANCE_PATHS: readonly ConformancePath[] = [
+  { name: "Node 20 stdio · Effect", runtime: "node20", entry: entry("effect-node-stdio.mjs") },
+  { name: "Deno stdio · Effect", runtime: "deno", entry: entry("effect-deno-stdio.mjs") },
+  { name: "Bun stdio · Effect", runtime: "bun", entry: entry("effect-bun-stdio.mjs") },
+];

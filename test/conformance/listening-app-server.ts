@@ -14,6 +14,8 @@ export interface ListeningAppServerOptions {
   readonly socketPath?: string;
   /** Default 15 000 ms. */
   readonly readyTimeoutMs?: number;
+  /** More `app-server` arguments after `--listen` (e.g. `--ws-auth capability-token`). */
+  readonly args?: readonly string[];
 }
 
 export interface ListeningAppServer {
@@ -31,7 +33,7 @@ const LISTENING_LINE = /listening on: (ws:\/\/\S+)/;
 export async function startListeningAppServer(options: ListeningAppServerOptions): Promise<ListeningAppServer> {
   const listenArgument = options.listen === "ws" ? "ws://127.0.0.1:0" : `unix://${options.socketPath}`;
   // A listening server ignores stdin (it keeps running on EOF) and says where it listens on stderr.
-  const child = spawn(options.codexPath, ["app-server", "--listen", listenArgument], {
+  const child = spawn(options.codexPath, ["app-server", "--listen", listenArgument, ...(options.args ?? [])], {
     env: options.env,
     cwd: options.cwd,
     stdio: ["ignore", "ignore", "pipe"],

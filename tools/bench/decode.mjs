@@ -114,7 +114,7 @@ async function untilDelivered(turn, counter, w) {
   else while (counter.n < w.count) await new Promise((resolve) => setImmediate(resolve));
 }
 
-async function client(w, validate) {
+export async function client(w, validate) {
   const { client, thread, feed } = await connectedClient(w, { validate });
   const turn = thread.run("bench");
   const counter = subscribeDeltas(turn, w);

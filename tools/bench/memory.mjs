@@ -26,7 +26,7 @@ const LINE_BYTES = 240;
 const WIDE_EVERY = 40;
 
 /** The delta texts: `room` bytes of UTF-8 each; ASCII, or one in WIDE_EVERY ending in `’` (3 bytes). */
-const TEXTS = {
+export const TEXTS = {
   ascii: (i, room) => deltaText("agent", i, room),
   typographic: (i, room) => (i % WIDE_EVERY === WIDE_EVERY - 1 ? `${deltaText("agent", i, room - 3)}’` : deltaText("agent", i, room)),
 };
@@ -38,7 +38,7 @@ const heapBytesOf = (text) => text.length * (/[\u0100-\uffff]/.test(text) ? 2 : 
  * The turn's lines, lazily: turn/started, item/started, `count` deltas, item/completed,
  * turn/completed; with `{ checkpoint: n }` after the n-th delta for each n of `checkpoints`.
  */
-function* turnLines(shapes, count, checkpoints, textOf) {
+export function* turnLines(shapes, count, checkpoints, textOf) {
   const base = shapes.delta;
   const frame = (delta, i) => JSON.stringify({ ...base, params: { ...base.params, delta }, emittedAtMs: base.emittedAtMs + i });
   const room = LINE_BYTES - Buffer.byteLength(frame("", 0));
@@ -62,7 +62,7 @@ function* turnLines(shapes, count, checkpoints, textOf) {
  * NDJSON bytes of `lines` in 64 KiB chunks, lines cut across chunks as a pipe cuts them; a
  * checkpoint flushes what is pending (a short chunk) and is passed on.
  */
-function* chunksOf(lines) {
+export function* chunksOf(lines) {
   let pending = [];
   let size = 0;
   for (const line of lines) {
@@ -87,7 +87,7 @@ function* chunksOf(lines) {
   if (size > 0) yield Buffer.concat(pending, size);
 }
 
-async function settledHeap() {
+export async function settledHeap() {
   for (let i = 0; i < 3; i++) {
     globalThis.gc();
     await new Promise((resolve) => setImmediate(resolve));

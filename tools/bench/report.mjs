@@ -97,6 +97,15 @@ export function evaluateTargets(results) {
     memory?.afterCloseGrowthBytes <= 1e6,
     memory === undefined ? "not run" : signedMb(memory.afterCloseGrowthBytes),
   );
+  for (const name of [WORKLOAD_240, WORKLOAD_20K]) {
+    const ratio = results.effect?.overhead?.find((o) => o.name === name)?.ratio.median;
+    add(
+      `Effect text Stream ≤ 10% over core's full dispatch to text$ (${name})`,
+      ratio,
+      ratio <= 1.1,
+      ratio === undefined ? "not run" : `${ratio.toFixed(3)}× core's time (${ratio >= 1 ? "+" : "−"}${(Math.abs(ratio - 1) * 100).toFixed(1)}%)`,
+    );
+  }
   const rows = results.longLines?.rows ?? [];
   const at = (size) => rows.find((row) => row.sizeMib === size);
   const growth = at(64)?.ours && at(8)?.ours ? at(64).ours.msPerMib / at(8).ours.msPerMib : undefined;
@@ -165,6 +174,27 @@ export function summaryRows(results) {
     rows.push(["memory", `${text} text: after the turn (result dropped)`, signedMb(m.afterTurnGrowthBytes)]);
     rows.push(["memory", `${text} text: after close`, signedMb(m.afterCloseGrowthBytes)]);
   }
+  const effect = results.effect;
+  for (const o of effect?.overhead ?? [])
+    rows.push([
+      "effect",
+      `${o.name}: core text$ / Effect text Stream (runForEach)`,
+      `${o.coreMs.median.toFixed(1)} ms / ${o.effectMs.median.toFixed(1)} ms, ${o.ratio.median.toFixed(3)}× [${o.ratio.min.toFixed(3)}–${o.ratio.max.toFixed(3)}]${o.cpuRatio ? `; CPU time ${o.cpuRatio.median.toFixed(3)}×` : ""}${o.byHandRatio ? `; the same Stream by hand on core: ${o.byHandRatio.median.toFixed(3)}× (CPU ${o.byHandCpuRatio.median.toFixed(3)}×)` : ""}`,
+    ]);
+  if (effect?.bundles) {
+    const { binding, byHand } = effect.bundles;
+    rows.push([
+      "effect",
+      "bundle, min+gzip: a turn's text as a Stream with the binding / the same by hand on core",
+      `${binding.gzipBytes.toLocaleString("en")} B / ${byHand.gzipBytes.toLocaleString("en")} B: the binding adds ${(binding.gzipBytes - byHand.gzipBytes).toLocaleString("en")} B`,
+    ]);
+  }
+  if (effect?.kept)
+    rows.push([
+      "effect",
+      `heap kept by a running turn after ${effect.kept.deltas.toLocaleString("en")} deltas, nothing read: core / Effect`,
+      `${effect.kept.core.bytesPerDelta.toFixed(1)} B / ${effect.kept.effect.bytesPerDelta.toFixed(1)} B per delta`,
+    ]);
   const codegen = results.codegen;
   if (codegen) {
     const g = codegen.generation;

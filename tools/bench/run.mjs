@@ -6,7 +6,7 @@
 // a number (exit 1 only if a stage crashed).
 //
 // Usage: node tools/bench/run.mjs [options]
-//   --stages LIST      comma-separated, default all: decode,long-lines,requests,memory,codegen,tsc
+//   --stages LIST      comma-separated, default all: decode,long-lines,requests,memory,effect,codegen,tsc
 //   --rounds N         rounds of the decode and request stages (default 7)
 //   --long-rounds N    rounds of the long-line stage (default 5)
 //   --scale F          scale of the decode workloads (default 1)
@@ -29,7 +29,7 @@ import { renderReadmeSection, renderSummary, replaceBetweenMarkers } from "./rep
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const OUT_DIR = join(ROOT, ".bench");
 const README = join(ROOT, "packages", "core", "README.md");
-const ALL_STAGES = ["decode", "long-lines", "requests", "memory", "codegen", "tsc"];
+const ALL_STAGES = ["decode", "long-lines", "requests", "memory", "effect", "codegen", "tsc"];
 
 const { values: args } = parseArgs({
   options: {
@@ -148,7 +148,7 @@ if (args.from) {
   const previous = args.update ? JSON.parse(readFileSync(join(OUT_DIR, "results.json"), "utf8")) : {};
   results = { ...previous, machine: machine(), startedAt: new Date().toISOString(), settings, quick };
   // A results file from before --update existed: its stages were all measured when it finished.
-  const STAGE_KEYS = ["decode", "longLines", "requests", "memory", "codegen", "consumerTsc"];
+  const STAGE_KEYS = ["decode", "longLines", "requests", "memory", "effect", "codegen", "consumerTsc"];
   results.measuredAt = {
     ...Object.fromEntries(
       STAGE_KEYS.filter((key) => previous[key] !== undefined).map((key) => [key, { at: previous.finishedAt, loadAverage: previous.machine.loadAverage }]),
@@ -167,6 +167,8 @@ if (args.from) {
   if (stages.includes("long-lines")) keep("longLines", stage("long-lines", "long-lines.mjs", ["--rounds", settings.longRounds, "--sizes", settings.longSizes]));
   if (stages.includes("requests")) keep("requests", stage("requests", "requests.mjs", ["--rounds", settings.rounds]));
   if (stages.includes("memory")) keep("memory", stage("memory", "memory.mjs", ["--deltas", settings.memoryDeltas]));
+  if (stages.includes("effect"))
+    keep("effect", stage("effect", "effect.mjs", ["--rounds", settings.rounds, "--scale", settings.scale, "--deltas", quick ? "20000" : "200000"]));
   if (stages.includes("codegen")) keep("codegen", codegen());
   if (stages.includes("tsc")) {
     try {

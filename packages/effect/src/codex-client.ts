@@ -103,13 +103,22 @@ function stripEffects<R, T extends ProtocolTypesShape>(options: CodexLayerOption
   return rest;
 }
 
+/** A service of `CodexService<T>` under `tag`, connected by `connect` with `options` (their `protocol` is T's); scoped like `layer`. */
+export function serviceLayer<I, T extends ProtocolTypesShape, R = never, E = never, RC = never>(
+  tag: Context.Key<I, CodexService<T>>,
+  connect: Connect<E, RC>,
+  options: CodexLayerOptions<R, T>,
+): Layer.Layer<I, CodexError | E, Exclude<R | RC, Scope.Scope>> {
+  return Layer.effect(
+    tag,
+    Effect.map(connectScoped<T, R, E, RC>(connect, options), (client) => makeCodexService(client)),
+  );
+}
+
 /** The `CodexClient` service, connected by `connect` (which may acquire in the Layer's scope); scoped: the Layer's scope closes the client. */
 export function layer<R = never, E = never, RC = never>(
   connect: Connect<E, RC>,
   options: CodexLayerOptions<R> = {},
 ): Layer.Layer<CodexClient, CodexError | E, Exclude<R | RC, Scope.Scope>> {
-  return Layer.effect(
-    CodexClient,
-    Effect.map(connectScoped(connect, options), (client) => makeCodexService(client)),
-  );
+  return serviceLayer(CodexClient, connect, options);
 }

@@ -5,6 +5,7 @@ export {
   connectScoped,
   layer,
   makeCodexService,
+  serviceLayer,
   type ClientOptions,
   type CodexLayerOptions,
   type CodexService,

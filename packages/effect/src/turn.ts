@@ -3,17 +3,24 @@
 import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
-import { ReplayLog } from "./observable-stream.js";
+import { EventLog } from "./event-log.js";
+import { turnItems, turnText } from "./turn-streams.js";
 
 /** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
 export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> {
   /** Core's turn (its Observables, `id`, `steer`, …). */
   readonly turn: CodexTurn<T, O>;
-  /** This turn's notifications, from its start (replayed to every Stream run while the scope is open). */
+  /**
+   * This turn's notifications. The first run sees them from the turn's start (each run of deltas
+   * of one item that came before it joined into one event); later runs see them from when they run.
+   */
   readonly events: Stream.Stream<ServerNotificationOf<T>, CodexError>;
-  /** Each item as it is folded: started → deltas → completed. */
+  /** Each item as it is folded: started → deltas → completed. A run first gets each item's latest update so far. */
   readonly items: Stream.Stream<TurnItemUpdate<ThreadItemOf<T>>, CodexError>;
-  /** The agent's text deltas. `Stream.take` / `runHead` take what they need; the turn runs on. */
+  /**
+   * The agent's text deltas; a run first gets the text that streamed before it as one piece, so
+   * every run sees the whole text. `Stream.take` / `runHead` take what they need; the turn runs on.
+   */
   readonly text: Stream.Stream<string, CodexError>;
   /**
    * How the turn ended (every terminal status: check `status`). Interrupting the fiber that waits
@@ -40,19 +47,15 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
 }
 
 /**
- * The turn `start()` returns, held by the current Scope: its Streams replay from the start, and
+ * The turn `start()` returns, held by the current Scope: its Streams see it from its start, and
  * closing the scope before the turn ended interrupts it (and waits for the server to end it).
  */
 export function scopedTurn<T extends ProtocolTypesShape, O>(start: () => CodexTurn<T, O>): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.sync(() => {
       const turn = start();
-      // Subscribed in the same tick as run(): core's streams are hot.
-      const logs = {
-        events: new ReplayLog<ServerNotificationOf<T>>(turn.events$),
-        items: new ReplayLog<TurnItemUpdate<ThreadItemOf<T>>>(turn.items$),
-        text: new ReplayLog<string>(turn.text$),
-      };
+      // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
+      const events = new EventLog<ServerNotificationOf<T>>(turn.events$);
       let ended = false;
       turn.completed.then(
         () => (ended = true),
@@ -61,21 +64,14 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(start: () => CodexTu
       const stop = stopTurn(turn, () => ended);
       const effectTurn: EffectTurn<T, O> = {
         turn,
-        events: logs.events.stream(),
-        items: logs.items.stream(),
-        text: logs.text.stream(),
+        events: events.stream(),
+        items: turnItems(turn),
+        text: turnText(turn),
         completed: fromPromise(() => turn.completed).pipe(Effect.onInterrupt(() => stop)),
         interrupt: fromPromise(() => turn.interrupt()),
       };
-      return { effectTurn, logs, stop };
+      return { effectTurn, events, stop };
     }),
-    ({ logs, stop }) =>
-      stop.pipe(
-        Effect.ensuring(
-          Effect.sync(() => {
-            for (const log of Object.values(logs)) log.close();
-          }),
-        ),
-      ),
+    ({ events, stop }) => stop.pipe(Effect.ensuring(Effect.sync(() => events.close()))),
   ).pipe(Effect.map(({ effectTurn }) => effectTurn));
 }

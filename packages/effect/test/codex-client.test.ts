@@ -37,7 +37,9 @@ describe("CodexClient service over the in-memory server", () => {
       const first = yield* Stream.runCollect(Stream.take(turn.text, 1));
       const head = yield* Stream.runHead(turn.text);
       const completed = yield* turn.completed;
-      expect([first, head, completed.status, completed.finalText]).toEqual([["a"], Option.some("a"), "completed", "abc"]);
+      // A later run gets the text that streamed before it as one piece (replayed from core's fold).
+      const again = yield* Stream.runCollect(turn.text);
+      expect([first, head, again, completed.status, completed.finalText]).toEqual([["a"], Option.some("abc"), ["abc"], "completed", "abc"]);
       expect(sentMethods(server)).not.toContain("turn/interrupt");
     }).pipe(Effect.provide(layerFake({ turns: [{ deltas: ["a", "b", "c"] }] }))),
   );

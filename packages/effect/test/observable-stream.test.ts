@@ -5,7 +5,7 @@ import { it } from "@effect/vitest";
 import { Effect, Fiber, Stream } from "effect";
 import { Subject } from "rxjs";
 import { describe, expect } from "vitest";
-import { ReplayLog, streamFrom } from "../src/observable-stream.js";
+import { streamFrom } from "../src/observable-stream.js";
 
 describe("streamFrom", () => {
   it.live("delivers values until the Observable completes; take unsubscribes", () =>
@@ -32,31 +32,15 @@ describe("streamFrom", () => {
       expect((yield* Fiber.join(fiber))._tag).toBe("RequestTimeout");
     }),
   );
-});
 
-describe("ReplayLog", () => {
-  it.live("replays what came before a Stream ran, then follows live, to every Stream", () =>
+  it.live("gives what the run missed first, then follows live", () =>
     Effect.gen(function* () {
       const subject = new Subject<string>();
-      const log = new ReplayLog(subject);
-      subject.next("a");
-      const late = yield* Effect.forkChild(Stream.runCollect(log.stream()));
+      const run = yield* Effect.forkChild(Stream.runCollect(streamFrom(subject, () => ["missed"])));
       yield* Effect.yieldNow;
-      subject.next("b");
+      subject.next("live");
       subject.complete();
-      expect(yield* Fiber.join(late)).toEqual(["a", "b"]);
-      expect(yield* Stream.runCollect(log.stream())).toEqual(["a", "b"]);
-    }),
-  );
-
-  it.live("close() ends the Streams after what they had and unsubscribes", () =>
-    Effect.gen(function* () {
-      const subject = new Subject<string>();
-      const log = new ReplayLog(subject);
-      subject.next("a");
-      log.close();
-      expect(subject.observed).toBe(false);
-      expect(yield* Stream.runCollect(log.stream())).toEqual(["a"]);
+      expect(yield* Fiber.join(run)).toEqual(["missed", "live"]);
     }),
   );
 });

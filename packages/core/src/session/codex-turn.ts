@@ -342,6 +342,15 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     return (await steerTurn(this.host, this.threadId, turnId, userInputOf(input), params as object | undefined)) as ResultIn<T["clientRequests"], "turn/steer">;
   }
 
+  /**
+   * Each item of the turn so far as its latest update (`started`, `delta` with the text streamed
+   * until now, or `completed`), in start order: what an `items$` subscriber joining now has missed.
+   * Built from the fold the turn keeps anyway (no events are kept for it).
+   */
+  itemsSoFar(): TurnItemUpdate<ThreadItemOf<T>>[] {
+    return this.fold.latest() as unknown as TurnItemUpdate<ThreadItemOf<T>>[];
+  }
+
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
   [Symbol.asyncIterator](): AsyncIterator<ServerNotificationOf<T>> {
     const events = toAsyncIterable(this.events$, { highWaterMark: this.maxQueuedEvents })[Symbol.asyncIterator]();

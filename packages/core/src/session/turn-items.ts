@@ -11,10 +11,12 @@ interface ItemState {
   item: ThreadItem;
   /** Text streamed since `item` was last materialised, joined only when someone looks. */
   streamed: StreamedText;
+  /** A delta grew it since it started. */
+  grown: boolean;
 }
 
 function freshState(item: ThreadItem): ItemState {
-  return { item, streamed: new StreamedText() };
+  return { item, streamed: new StreamedText(), grown: false };
 }
 
 /**
@@ -46,6 +48,7 @@ export class TurnItemsFold {
         const state = this.stateOf(notification.params.itemId);
         if (!state) return undefined;
         state.streamed.append(notification.params.delta);
+        state.grown = true;
         this.lastId = notification.params.itemId;
         return "delta";
       }
@@ -73,6 +76,14 @@ export class TurnItemsFold {
   /** Every item, in the order it started. */
   list(): ThreadItem[] {
     return [...this.items.values()].map((state) => this.materialise(state));
+  }
+
+  /** Each item's latest update (what an items$ subscriber joining now has missed), in start order. */
+  latest(): TurnItemUpdate[] {
+    return [...this.items].map(([id, state]) => ({
+      phase: this.completed.has(id) ? "completed" : state.grown ? "delta" : "started",
+      item: this.materialise(state),
+    }));
   }
 
   /** The last agent message (what the model said last), if it said anything. */

@@ -70,4 +70,18 @@ describe("TurnItemsFold", () => {
     expect(fold.apply(agentDelta("ghost", "lost"))).toBeUndefined();
     expect(fold.finalMessage()).toEqual({ id: "m", text: "new: fresh" });
   });
+
+  it("latest() gives each item's last update so far: started, grown by deltas, or completed", () => {
+    const fold = new TurnItemsFold();
+    fold.apply(started(message("a")));
+    fold.apply(agentDelta("a", "Hel"));
+    fold.apply(agentDelta("a", "lo"));
+    fold.apply(started(command("c")));
+    expect(fold.latest()).toEqual([
+      { phase: "delta", item: message("a", "Hello") },
+      { phase: "started", item: command("c") },
+    ]);
+    fold.apply({ method: "item/completed", params: { threadId: THREAD, turnId: TURN, item: message("a", "Hello") } } as unknown as ServerNotification);
+    expect(fold.latest().map((update) => update.phase)).toEqual(["completed", "started"]);
+  });
 });

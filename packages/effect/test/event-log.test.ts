@@ -1,0 +1,113 @@
+// A turn's events before the first run of its `events` Stream: recorded with each run of one
+// item's deltas joined, handed to that first run, then dropped.
+import { it } from "@effect/vitest";
+import { Effect, Fiber, Stream } from "effect";
+import { Subject } from "rxjs";
+import { describe, expect } from "vitest";
+import { EventLog } from "../src/event-log.js";
+
+interface Event {
+  readonly method: string;
+  readonly params: Record<string, unknown>;
+}
+const delta = (itemId: string, text: string, method = "item/agentMessage/delta"): Event => ({
+  method,
+  params: { threadId: "t", turnId: "u", itemId, delta: text },
+});
+const other = (method: string): Event => ({ method, params: { threadId: "t" } });
+
+describe("EventLog", () => {
+  it.live("keeps N deltas of one item as one event of their text: it grows with the text, not with the deltas", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      subject.next(other("turn/started"));
+      const pieces = Array.from({ length: 10_000 }, (_, i) => `${i} `);
+      for (const piece of pieces) subject.next(delta("m", piece));
+      expect(log.size).toBe(2);
+      subject.next(other("turn/completed"));
+      subject.complete();
+      const events = yield* Stream.runCollect(log.stream());
+      expect(events).toEqual([other("turn/started"), delta("m", pieces.join("")), other("turn/completed")]);
+    }),
+  );
+
+  it.live("large deltas are kept as they came (joining would copy them), and still replay as one event", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      const pieces = Array.from({ length: 200 }, (_, i) => `${i}`.padEnd(300, "x"));
+      for (const piece of pieces) subject.next(delta("m", piece));
+      subject.complete();
+      expect(yield* Stream.runCollect(log.stream())).toEqual([delta("m", pieces.join(""))]);
+    }),
+  );
+
+  it.live("a run of deltas ends at another item, another method or another event", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      for (const event of [
+        delta("a", "1"),
+        delta("a", "2"),
+        delta("b", "x"),
+        delta("a", "3"),
+        delta("a", "o", "item/commandExecution/outputDelta"),
+        other("item/completed"),
+        delta("a", "4"),
+      ])
+        subject.next(event);
+      subject.complete();
+      expect(yield* Stream.runCollect(log.stream())).toEqual([
+        delta("a", "12"),
+        delta("b", "x"),
+        delta("a", "3"),
+        delta("a", "o", "item/commandExecution/outputDelta"),
+        other("item/completed"),
+        delta("a", "4"),
+      ]);
+    }),
+  );
+
+  it.live("the first run takes the log over and follows live; the log is dropped and later runs are live only", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      subject.next(other("before"));
+      const first = yield* Effect.forkChild(Stream.runCollect(log.stream()));
+      yield* Effect.yieldNow;
+      expect(log.size).toBe(0);
+      expect(subject.observers.length).toBe(1); // the run's own subscription; the log's is gone
+      const second = yield* Effect.forkChild(Stream.runCollect(log.stream()));
+      yield* Effect.yieldNow;
+      subject.next(other("live"));
+      subject.complete();
+      expect(yield* Fiber.join(first)).toEqual([other("before"), other("live")]);
+      expect(yield* Fiber.join(second)).toEqual([other("live")]);
+      expect(subject.observed).toBe(false);
+    }),
+  );
+
+  it.live("runHead on the first run still drops the log: nothing is kept after the Stream finished", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      subject.next(other("a"));
+      subject.next(other("b"));
+      expect((yield* Stream.runHead(log.stream()))._tag).toBe("Some");
+      expect(log.size).toBe(0);
+      expect(subject.observed).toBe(false);
+    }),
+  );
+
+  it.live("close() drops the log and unsubscribes", () =>
+    Effect.sync(() => {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      subject.next(other("a"));
+      log.close();
+      expect(subject.observed).toBe(false);
+      expect(log.size).toBe(0);
+    }),
+  );
+});

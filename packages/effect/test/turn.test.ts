@@ -1,0 +1,67 @@
+// A turn as a scoped resource: what it keeps while it runs. Core keeps the fold; the binding keeps
+// only the events that came before the first run of `events`, and builds no item snapshot unless an
+// `items` Stream runs.
+import { it } from "@effect/vitest";
+import { turnSubscriberCount } from "@codex-rpc/core/testing";
+import { Effect, Fiber, Stream } from "effect";
+import { describe, expect } from "vitest";
+import { CodexClient, type EffectTurn } from "../src/index.js";
+import { FakeServer, layerFake } from "../src/testing.js";
+
+/** A held turn once its scripted deltas streamed, and a way to stream more. */
+const heldTurn = () =>
+  Effect.gen(function* () {
+    const thread = yield* (yield* CodexClient).startThread();
+    const turn = yield* thread.run("hold");
+    const turnId = yield* Effect.promise(() => turn.turn.started);
+    yield* Effect.promise(() => waitFor(() => turn.turn.itemsSoFar()[0]?.phase === "delta"));
+    const server = yield* FakeServer;
+    const more = (delta: string) =>
+      Effect.sync(() => server.notify("item/agentMessage/delta", { threadId: thread.id, turnId, itemId: `${turnId}-message`, delta }));
+    return { turn, more } as { turn: EffectTurn; more: (delta: string) => Effect.Effect<void> };
+  });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+describe("a turn's Streams cost what core costs", () => {
+  it.live("while no Stream runs, the turn holds one subscription (the events log) and core builds no item snapshot", () =>
+    Effect.gen(function* () {
+      const { turn } = yield* heldTurn();
+      // Before: events, items and text were each recorded from the start (3 subscriptions, a snapshot per delta).
+      expect(turnSubscriberCount(turn.turn)).toBe(1);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+
+  it.live("once the first events run ended and text was read, nothing of the turn is kept by the binding", () =>
+    Effect.gen(function* () {
+      const { turn } = yield* heldTurn();
+      const head = yield* Stream.runHead(turn.events);
+      expect(head._tag).toBe("Some");
+      yield* Stream.runCollect(Stream.take(turn.text, 1));
+      expect(turnSubscriberCount(turn.turn)).toBe(0);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+
+  it.live("a text run started mid-turn gets what streamed before it as one piece, then the deltas", () =>
+    Effect.gen(function* () {
+      const { turn, more } = yield* heldTurn();
+      const text = yield* Effect.forkChild(Stream.runCollect(turn.text));
+      const items = yield* Effect.forkChild(
+        Stream.runCollect(Stream.map(turn.items, ({ phase, item }) => [phase, item.type === "agentMessage" ? item.text : ""])),
+      );
+      yield* Effect.yieldNow;
+      yield* more("c");
+      yield* turn.interrupt;
+      yield* Effect.promise(() => turn.turn.completed);
+      expect(yield* Fiber.join(text)).toEqual(["ab", "c"]);
+      expect(yield* Fiber.join(items)).toEqual([
+        ["delta", "ab"],
+        ["delta", "abc"],
+      ]);
+      // Every later run sees the whole text too.
+      expect((yield* Stream.runCollect(turn.text)).join("")).toBe("abc");
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+});
