@@ -56,7 +56,7 @@ export function markdownLinks(text) {
   return links;
 }
 
-const isRange = (spec) => /^(\^|~|>=|workspace:[~^])/.test(spec);
+const isRange = (spec) => /^(\^|~|>=|\d+\.x$|workspace:([~^]|\d+\.x$))/.test(spec);
 
 /** Problems found, one sentence each; empty when every package is right. */
 export function checkPackageMetadata(root) {
@@ -110,6 +110,12 @@ export function checkPackageMetadata(root) {
     expect("bugs", manifest.bugs, rootManifest.bugs);
     expect("engines", manifest.engines, rootManifest.engines);
     expect("publishConfig", manifest.publishConfig, { access: "public", provenance: true });
+    if (manifest.codexVersion !== undefined) {
+      // The protocol package's version is codex's: codex 0.M.P is published as M.P.R (.changeset/README.md).
+      const [, minor, patch] = manifest.codexVersion.split(".");
+      if (!manifest.version.startsWith(`${minor}.${patch}.`))
+        problems.push(`${at}: version ${manifest.version} does not name codex ${manifest.codexVersion} (want ${minor}.${patch}.R)`);
+    }
     if (!(manifest.files ?? []).includes("LICENSE")) problems.push(`${at}: files does not list LICENSE`);
     if (!existsSync(join(dir, "LICENSE")) || readFileSync(join(dir, "LICENSE"), "utf8") !== license)
       problems.push(`packages/${name}/LICENSE: missing or not the root LICENSE (cp LICENSE packages/${name}/)`);
