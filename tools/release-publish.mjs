@@ -10,9 +10,11 @@
 // registry (`--registry http://127.0.0.1:…`, the tests' verdaccio) gets `--provenance=false`, as it
 // cannot check one. After a real publish, `changeset tag` tags the published versions.
 //
-// Usage: node tools/release-publish.mjs [--dry-run] [--registry <url>] [--out <dir>]
+// Usage: node tools/release-publish.mjs [--dry-run] [--registry <url>] [--out <dir> [--reuse]]
+// (`--out` keeps the tarballs there; `--reuse` publishes the ones already in it instead of packing
+// again: the tests pack once for the dry run and the publish.)
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,7 +22,12 @@ import { publicPackages } from "./check-package-metadata.mjs";
 
 const root = join(import.meta.dirname, "..");
 const { values } = parseArgs({
-  options: { "dry-run": { type: "boolean", default: false }, registry: { type: "string" }, out: { type: "string" } },
+  options: {
+    "dry-run": { type: "boolean", default: false },
+    registry: { type: "string" },
+    out: { type: "string" },
+    reuse: { type: "boolean", default: false },
+  },
   // `pnpm release:publish -- --dry-run` hands the script a literal `--`.
   allowPositionals: true,
 });
@@ -61,10 +68,15 @@ const rows = [];
 let failed = false;
 try {
   for (const { dir, manifest } of inDependencyOrder()) {
-    const output = pnpm(["pack", "--pack-destination", outDir], join(root, "packages", dir))
-      .trim()
-      .split("\n");
-    const tarball = output[output.length - 1].trim();
+    const packed = join(outDir, `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`);
+    const tarball =
+      values.reuse && existsSync(packed)
+        ? packed
+        : pnpm(["pack", "--pack-destination", outDir], join(root, "packages", dir))
+            .trim()
+            .split("\n")
+            .pop()
+            .trim();
     const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).trim().split("\n").length;
     const already = published(manifest.name, manifest.version);
     let result = already ? "already published: skipped" : dryRun ? "would publish" : "published";
