@@ -48,6 +48,9 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   return { status: result.status, stdout: result.stdout, stderr: result.stderr, seconds: (Date.now() - started) / 1000 };
 }
 
+/** What a runtime binary says to `--version` (first line). */
+const versionOf = (binary: string) => spawnSync(binary, ["--version"], { encoding: "utf8" }).stdout.trim().split("\n")[0] ?? "";
+
 /** Records the row and checks the turn's JSON line. */
 function expectTurn(runtime: string, kind: string, result: Run): void {
   const line = result.stdout.trim().split("\n").pop() ?? "";
@@ -168,9 +171,9 @@ describe("pack-and-install smoke test (packages from the local registry, consume
     "Node 22 runs a turn from .mjs and from .ts (type stripping)",
     () => {
       const node22 = runtimeBinary("node22");
-      const version = spawnSync(node22, ["--version"], { encoding: "utf8" }).stdout.trim();
-      expectTurn(`node ${version.slice(1)}`, ".mjs, npm install", run(node22, ["turn.mjs"], main.dir));
-      expectTurn(`node ${version.slice(1)}`, ".ts (type stripping), npm install", run(node22, ["--disable-warning=ExperimentalWarning", "turn.ts"], main.dir));
+      const version = versionOf(node22).slice(1);
+      expectTurn(`node ${version}`, ".mjs, npm install", run(node22, ["turn.mjs"], main.dir));
+      expectTurn(`node ${version}`, ".ts (type stripping), npm install", run(node22, ["--disable-warning=ExperimentalWarning", "turn.ts"], main.dir));
     },
     TIMEOUT,
   );
@@ -179,7 +182,7 @@ describe("pack-and-install smoke test (packages from the local registry, consume
     "Deno runs a turn through node_modules (npm install) and through npm: specifiers (no node_modules)",
     () => {
       const deno = runtimeBinary("deno");
-      const version = spawnSync(deno, ["--version"], { encoding: "utf8" }).stdout.split(" ")[1] ?? "";
+      const version = versionOf(deno).split(" ")[1] ?? "";
       const denoDir = mkdtempSync(join(tmpdir(), "codex-rpc-deno-dir-"));
       dirs.push(denoDir);
       expectTurn(`deno ${version}`, "node_modules (npm install)", run(deno, ["run", "-A", "turn-deno.mjs"], main.dir, { DENO_DIR: denoDir, NO_COLOR: "1" }));
@@ -197,7 +200,8 @@ describe("pack-and-install smoke test (packages from the local registry, consume
       );
       expectTurn(
         `deno ${version}`,
-        "npm: specifiers (no package.json)", // Deno's minimum dependency age (24 h by default) would refuse versions published a minute ago.
+        "npm: specifiers (no package.json)",
+        // Deno's minimum dependency age (24 h by default) would refuse versions published a minute ago.
         run(deno, ["run", "-A", "--no-config", "--minimum-dependency-age=0", "src/turn.mjs"], bare, { DENO_DIR: denoDir, NO_COLOR: "1" }),
       );
     },
@@ -208,8 +212,7 @@ describe("pack-and-install smoke test (packages from the local registry, consume
     "Bun runs a turn from .ts",
     () => {
       const bun = runtimeBinary("bun");
-      const version = spawnSync(bun, ["--version"], { encoding: "utf8" }).stdout.trim();
-      expectTurn(`bun ${version}`, ".ts, npm install", run(bun, ["turn-bun.ts"], main.dir));
+      expectTurn(`bun ${versionOf(bun)}`, ".ts, npm install", run(bun, ["turn-bun.ts"], main.dir));
     },
     TIMEOUT,
   );
