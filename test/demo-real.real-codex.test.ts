@@ -3,6 +3,9 @@
 // silently run the offline demo. The "user's codex" is a CODEX_HOME pointed at the mock model; the
 // test stops the demo once it has connected and sent the prompt.
 import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCodexHome, MockResponsesProvider, reply } from "@codex-rpc/testing";
 import { expect, it } from "vitest";
@@ -12,12 +15,20 @@ const demo = fileURLToPath(new URL("../examples/demo.mjs", import.meta.url));
 /** Runs the demo until it has printed the prompt and started the answer (or 30 s), then stops it. */
 function runUntilPrompt(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [demo, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    // A process group of its own, so stopping it stops the codex it started too.
+    const child = spawn(process.execPath, [demo, ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
-    const timer = setTimeout(() => child.kill("SIGTERM"), 30_000);
+    const stop = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(stop, 30_000);
     child.stdout.on("data", (chunk) => {
       stdout += chunk;
-      if (stdout.includes("codex: ")) child.kill("SIGTERM");
+      if (stdout.includes("codex: ")) stop();
     });
     child.on("close", () => {
       clearTimeout(timer);
@@ -32,12 +43,15 @@ it.each([
 ])("%s runs your own codex (CODEX_HOME, HOME) with your prompt", async (_, args) => {
   const provider = await MockResponsesProvider.start({ script: [reply.text("Answered.")] });
   const home = await createCodexHome({ provider });
+  // The demo is stopped before its own cleanup runs: its workspace goes into a temp dir of ours.
+  const demoTmp = mkdtempSync(join(tmpdir(), "codex-rpc-demo-real-"));
   try {
-    const stdout = await runUntilPrompt(args, home.env);
+    const stdout = await runUntilPrompt(args, { ...home.env, TMPDIR: demoTmp });
     expect(stdout).toContain("connected to codex-rpc-demo");
     expect(stdout).toContain("you: Which files?");
     expect(stdout).not.toContain("mock model on");
   } finally {
+    rmSync(demoTmp, { recursive: true, force: true });
     await home.cleanup();
     await provider.close();
   }
