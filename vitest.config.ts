@@ -8,14 +8,16 @@ import { defineConfig } from "vitest/config";
 // - `*.browser.test.ts` drives Debian's chromium (playwright-core; tools/install-chromium.mjs) against
 //   the real codex behind the relay;
 // - everything else (`unit`) needs neither: in-memory servers, fake processes, the type checker.
-// The reliability and conformance suites are projects of their own whatever their files need.
+// The reliability and conformance suites are projects of their own whatever their files need, and so
+// are the `packed` tests (test/packed/), which install the packed packages from a local registry.
+const PACKED = "test/packed/**/*.test.ts";
 const RELIABILITY = "test/reliability/**/*.test.ts";
 const CONFORMANCE = "test/conformance.runtime.test.ts";
 const ALL = ["packages/*/test/**/*.test.ts", "test/**/*.test.ts"];
 const REAL_CODEX = ALL.map((glob) => glob.replace("*.test.ts", "*.real-codex.test.ts"));
 const RUNTIMES = ALL.map((glob) => glob.replace("*.test.ts", "*.runtime.test.ts"));
 const BROWSER = ALL.map((glob) => glob.replace("*.test.ts", "*.browser.test.ts"));
-const SUITES = [RELIABILITY, CONFORMANCE];
+const SUITES = [RELIABILITY, CONFORMANCE, PACKED];
 
 const NODE_MODULES = "**/node_modules/**";
 const timeouts = { testTimeout: 60_000, hookTimeout: 60_000 };
@@ -33,6 +35,17 @@ export default defineConfig({
       // Prints the reliability summary table after the run.
       { test: { ...timeouts, name: "reliability", include: [RELIABILITY], globalSetup: ["test/reliability/global-setup.ts"] } },
       { test: { ...timeouts, name: "conformance", include: [CONFORMANCE] } },
+      // Starts verdaccio and publishes every package to it once (test/packed/global-setup.ts); prints
+      // the release table and the smoke test's runtime × consumer table.
+      {
+        test: {
+          ...timeouts,
+          name: "packed",
+          include: [PACKED],
+          globalSetup: ["test/packed/global-setup.ts"],
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

@@ -17,7 +17,15 @@ import { CodexClient } from "@codex-rpc/core";
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { MockResponsesProvider, createCodexHome, reply } from "@codex-rpc/testing";
 
-const { values, positionals } = parseArgs({ options: { real: { type: "boolean", default: false } }, allowPositionals: true });
+// `pnpm demo -- --real "…"` hands the script a literal `--` first, after which parseArgs would take
+// `--real` for a word of the prompt and run the offline demo: drop it.
+const args = process.argv.slice(2);
+if (args[0] === "--") args.shift();
+const { values, positionals } = parseArgs({ args, options: { real: { type: "boolean", default: false } }, allowPositionals: true });
+if (!values.real && positionals.length > 0) {
+  console.error(`demo: a prompt ("${positionals.join(" ")}") is only for your own model: pass --real before it`);
+  process.exit(2);
+}
 /** @param {string} text */
 const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 /** @param {string} text */

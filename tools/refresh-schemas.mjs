@@ -8,7 +8,7 @@
 // Usage: node tools/refresh-schemas.mjs <version>
 // The binary comes from `@openai/codex@<version>` installed from npm into a temporary folder,
 // so a new version is one command and never depends on what happens to be on PATH.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,6 +18,20 @@ const version = process.argv[2];
 if (!version || !/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) {
   console.error("usage: node tools/refresh-schemas.mjs <codex version, e.g. 0.169.0>");
   process.exit(2);
+}
+
+// A version npm does not have is the common mistake (a codex release not out yet, a typo): say so
+// and name the newest, rather than failing inside `npm install` with a stack trace.
+const lookup = spawnSync("npm", ["view", `@openai/codex@${version}`, "version", "--json"], { encoding: "utf8" });
+if (lookup.status !== 0 || lookup.stdout.trim() === "") {
+  const latest = spawnSync("npm", ["view", "@openai/codex", "dist-tags.latest"], { encoding: "utf8" }).stdout.trim();
+  const reason =
+    lookup.status === 0 ? "is not published" : ((lookup.stdout + lookup.stderr).match(/npm error (?:code )?(E\w+)/)?.[1] ?? "could not be looked up");
+  console.error(
+    `refresh-schemas: @openai/codex@${version} ${reason === "E404" ? "is not on the npm registry" : reason}${latest ? ` (the newest is ${latest})` : ""}; nothing changed.\n` +
+      "Pick a published version: npm view @openai/codex versions",
+  );
+  process.exit(1);
 }
 
 const root = resolve(import.meta.dirname, "..");
@@ -67,6 +81,10 @@ try {
   mkdirSync(join(root, "schemas", "codex"), { recursive: true });
   renameSync(staging, target);
   console.log(`wrote ${Object.keys(files).length} files and manifest.json to ${relative(root, target)}`);
+} catch (error) {
+  // A step that fails (npm, the codex binary) has said why on stderr already; no stack trace.
+  console.error(`refresh-schemas: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}; nothing changed`);
+  process.exitCode = 1;
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
