@@ -17,22 +17,19 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { publicPackages } from "./check-package-metadata.mjs";
+import { parseReleaseArgs } from "./support/release-args.mjs";
 
 const root = join(import.meta.dirname, "..");
-const { values } = parseArgs({
-  options: {
-    "dry-run": { type: "boolean", default: false },
-    registry: { type: "string" },
-    out: { type: "string" },
-    reuse: { type: "boolean", default: false },
-  },
-  // `pnpm release:publish -- --dry-run` hands the script a literal `--`.
-  allowPositionals: true,
-});
-const dryRun = values["dry-run"];
-const registry = values.registry ?? "https://registry.npmjs.org/";
+let args;
+try {
+  args = parseReleaseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error(`release-publish: ${error.message}`);
+  process.exit(2);
+}
+const dryRun = args.dryRun;
+const registry = args.registry ?? "https://registry.npmjs.org/";
 const localRegistry = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(registry);
 const pnpm = (args, cwd) => execFileSync("npx", ["-y", "pnpm@12.21.0", ...args], { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 
@@ -63,14 +60,14 @@ function published(name, version) {
 }
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(1)} kB`;
-const outDir = values.out ?? mkdtempSync(join(tmpdir(), "codex-rpc-release-"));
+const outDir = args.out ?? mkdtempSync(join(tmpdir(), "codex-rpc-release-"));
 const rows = [];
 let failed = false;
 try {
   for (const { dir, manifest } of inDependencyOrder()) {
     const packed = join(outDir, `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`);
     const tarball =
-      values.reuse && existsSync(packed)
+      args.reuse && existsSync(packed)
         ? packed
         : pnpm(["pack", "--pack-destination", outDir], join(root, "packages", dir))
             .trim()
@@ -93,7 +90,7 @@ try {
     rows.push([manifest.name, manifest.version, kib(statSync(tarball).size), String(files), result]);
   }
 } finally {
-  if (values.out === undefined) rmSync(outDir, { recursive: true, force: true });
+  if (args.out === undefined) rmSync(outDir, { recursive: true, force: true });
 }
 
 const header = ["package", "version", "tarball", "files", dryRun ? `dry run → ${registry}` : `→ ${registry}`];
