@@ -117,6 +117,8 @@ export function checkPackageMetadata(root) {
         problems.push(`${at}: version ${manifest.version} does not name codex ${manifest.codexVersion} (want ${minor}.${patch}.R)`);
     }
     if (!(manifest.files ?? []).includes("LICENSE")) problems.push(`${at}: files does not list LICENSE`);
+    // npm leaves a CHANGELOG out unless `files` names it; users read it in the installed package.
+    if (!(manifest.files ?? []).includes("CHANGELOG.md")) problems.push(`${at}: files does not list CHANGELOG.md`);
     if (!existsSync(join(dir, "LICENSE")) || readFileSync(join(dir, "LICENSE"), "utf8") !== license)
       problems.push(`packages/${name}/LICENSE: missing or not the root LICENSE (cp LICENSE packages/${name}/)`);
 
