@@ -23,7 +23,7 @@ import type {
 } from "../rpc/protocol-types.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { DynamicTool } from "./dynamic-tools.js";
-import { ToolRegistry } from "./tool-registry.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 import {
   ConnectionClosedError,
   InvalidOptionError,
@@ -268,7 +268,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** What `account`, `fs`, `exec` and `models` use of it. */
   readonly #apiHost: ApiHost;
 
-  private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>) {
+  private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>, tools: ToolRuntime | undefined) {
     this.#options = options;
     this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
     this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
@@ -287,7 +287,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       listenToThread: (threadId: string, listener: ThreadListener) => this.#router.listenToThread(threadId, listener),
     };
     this.#router = new NotificationRouter(parts, this.#protocol.serverNotificationMethods);
-    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
+    this.#dispatcher = new ServerRequestDispatcher(parts, tools, (options.approvals ?? "decline") as ApprovalPolicy, {
       elicitations: options.elicitations as UntypedServerRequestHandler | undefined,
       userInput: options.userInput as UntypedServerRequestHandler | undefined,
       refreshChatgptAuthTokens: options.refreshChatgptAuthTokens as UntypedServerRequestHandler | undefined,
@@ -349,9 +349,10 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     if (options.experimentalApi === false && options.tools?.length) {
       throw new InvalidOptionError("experimentalApi", "codex declares dynamic `tools` only to experimental clients: leave `experimentalApi` unset or true");
     }
-    if (options.tools) new ToolRegistry(options.tools); // throws InvalidOptionError for a bad tool, before anything is opened
+    // Loaded only with tools; throws InvalidOptionError for a bad tool, before anything is opened.
+    const tools = options.tools ? new (await import("./tool-runtime.js")).ToolRuntime(options.tools) : undefined;
     if (factory && options.signal?.aborted) throw new RequestAbortedError("initialize", undefined, options.signal.reason);
-    const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
+    const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options, tools);
     try {
       if (options.validate) {
         client.#validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
