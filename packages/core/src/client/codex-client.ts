@@ -1,12 +1,5 @@
 import { BehaviorSubject, ReplaySubject, Subject, type Observable } from "rxjs";
-import {
-  protocol as stableProtocol,
-  type AskForApproval,
-  type ClientInfo,
-  type InitializeResponse,
-  type ServerRequestMap,
-  type Thread as ProtocolThread,
-} from "@codex-rpc/protocol";
+import type { AskForApproval, ClientInfo, InitializeResponse, ServerRequestMap, Thread as ProtocolThread } from "@codex-rpc/protocol";
 import type {
   ClientRequestMethodOf,
   CodexProtocol,
@@ -24,6 +17,7 @@ import type {
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { DynamicTool } from "./dynamic-tools.js";
 import type { ToolRuntime } from "./tool-runtime.js";
+import { STABLE_PROTOCOL } from "./stable-protocol.js";
 import {
   ConnectionClosedError,
   InvalidOptionError,
@@ -270,7 +264,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>, tools: ToolRuntime | undefined) {
     this.#options = options;
-    this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
+    this.#protocol = options.protocol ?? STABLE_PROTOCOL;
     this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
     this.protocolVersion = this.#protocol.version;
     this.state$ = this.#state.asObservable();
