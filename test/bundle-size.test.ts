@@ -41,3 +41,12 @@ it("fails when the browser bundle pulls a Node module", async () => {
   expect(result.nodeModules.join("\n")).toMatch(/node:os/);
   expect(result.nodeModules.join("\n")).toMatch(/ws/);
 });
+
+it("counts the page's own chunk as the first load, not a chunk it import()s (which may be listed first)", async () => {
+  const { measure } = (await import(join(ROOT, "tools", "bundle-size.mjs"))) as {
+    measure(bundle: { name: string; contents: string; rxjs: boolean }): Promise<{ gzipped: number; lazyGzipped: number }>;
+  };
+  const result = await measure({ name: "lazy", contents: `export const load = () => import("@codex-rpc/protocol/validators/outgoing");`, rxjs: false });
+  expect(result.gzipped).toBeLessThan(200);
+  expect(result.lazyGzipped).toBeGreaterThan(10_000);
+});

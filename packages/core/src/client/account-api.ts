@@ -1,32 +1,11 @@
 import type { ParamsIn, ProtocolTypesShape, ResultIn, DefaultProtocolTypes } from "../rpc/protocol-types.js";
 import { isRecord } from "../util/is-record.js";
+import type { LoginOptions, PendingLogin } from "./account-login.js";
 import type { ApiHost } from "./api-host.js";
 
+export type { LoginCompletion, LoginOptions, PendingLogin } from "./account-login.js";
+
 type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
-/** `account/login/completed`'s params in the client's protocol. */
-export type LoginCompletion<T extends ProtocolTypesShape = DefaultProtocolTypes> = ParamsIn<T["serverNotifications"], "account/login/completed">;
-
-export interface LoginOptions {
-  /**
-   * Aborting it cancels the login (`account/login/cancel`); `completed` then resolves with the
-   * server's `success: false` completion.
-   */
-  readonly signal?: AbortSignal;
-}
-
-/** A login that finishes in a browser: the URL or code to show the user, and its completion. */
-export interface PendingLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> {
-  /** The server's id of this login attempt (what `account/login/cancel` takes). */
-  readonly loginId: string;
-  /**
-   * Resolves with `account/login/completed` for this login: `success: true`, or `success: false`
-   * with the server's `error` (cancelled, timed out, refused). Rejects only when the connection closes first.
-   */
-  readonly completed: Promise<LoginCompletion<T>>;
-  /** Cancels the login (`account/login/cancel`): `"canceled"`, or `"notFound"` when it had already ended. */
-  cancel(): Promise<string>;
-}
-
 /** ChatGPT browser login: open `authUrl` (codex listens on a local port for the redirect). */
 export interface ChatGptLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> extends PendingLogin<T> {
   readonly authUrl: string;

@@ -1,12 +1,35 @@
 import { filter, type Subscription } from "rxjs";
 import { ConnectionClosedError, ProtocolError, RequestAbortedError } from "../errors/errors.js";
-import type { ProtocolTypesShape } from "../rpc/protocol-types.js";
+import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape } from "../rpc/protocol-types.js";
 import { isRecord } from "../util/is-record.js";
-import type { LoginCompletion, LoginOptions, PendingLogin } from "./account-api.js";
 import type { ApiHost } from "./api-host.js";
 
 // The logins of `client.account` at work: loaded on demand (import()) by the first login, so a
 // client that never logs in does not carry them.
+
+/** `account/login/completed`'s params in the client's protocol. */
+export type LoginCompletion<T extends ProtocolTypesShape = DefaultProtocolTypes> = ParamsIn<T["serverNotifications"], "account/login/completed">;
+
+export interface LoginOptions {
+  /**
+   * Aborting it cancels the login (`account/login/cancel`); `completed` then resolves with the
+   * server's `success: false` completion.
+   */
+  readonly signal?: AbortSignal;
+}
+
+/** A login that finishes in a browser: the URL or code to show the user, and its completion. */
+export interface PendingLogin<T extends ProtocolTypesShape = DefaultProtocolTypes> {
+  /** The server's id of this login attempt (what `account/login/cancel` takes). */
+  readonly loginId: string;
+  /**
+   * Resolves with `account/login/completed` for this login: `success: true`, or `success: false`
+   * with the server's `error` (cancelled, timed out, refused). Rejects only when the connection closes first.
+   */
+  readonly completed: Promise<LoginCompletion<T>>;
+  /** Cancels the login (`account/login/cancel`): `"canceled"`, or `"notFound"` when it had already ended. */
+  cancel(): Promise<string>;
+}
 
 /**
  * `account/login/start` for a login that completes later. The completion notification is
