@@ -78,4 +78,5 @@ profile.samples.forEach((id, i) => {
   busy += profile.timeDeltas[i] ?? 0;
 });
 console.log(`${what}: top frames by self time, share of ${(busy / 1000).toFixed(0)} ms of samples that are not idle`);
-for (const [frame, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 12))) console.log(`${((time / busy) * 100).toFixed(1).padStart(5)}%  ${frame}`);
+for (const [frame, time] of [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 12)))
+  console.log(`${((time / busy) * 100).toFixed(1).padStart(5)}%  ${frame}`);
