@@ -1,11 +1,13 @@
 import { JSON_RPC_METHOD_NOT_FOUND } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
-import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
+import { answerByPolicy } from "./approval-answer.js";
+import { isApprovalMethod, type ApprovalPolicy } from "./approval-response.js";
 import { refreshChatgptAuthTokens, type UntypedTokenRefreshHandler } from "./auth-token-refresh.js";
 import { answerElicitation, type UntypedElicitationHandler } from "./mcp-elicitation.js";
 import { unhandledRequestMessage } from "./server-request-hints.js";
-import { answerUserInput, type UntypedUserInputHandler } from "./user-input.js";
+import type { UntypedUserInputHandler } from "./user-input.js";
+import { answerUserInput } from "./user-input-answer.js";
 
 /** The options that answer one kind of server request each (untyped here; CodexClientOptions types them). */
 export interface ServerRequestAnswerers {
@@ -30,7 +32,7 @@ export function answerByDefault(
 ): unknown {
   const { method, params } = request;
   if (method === "mcpServer/elicitation/request") return answerElicitation(approvals, answerers.elicitations, params, context);
-  if (isApprovalMethod(method)) return answerApproval(approvals, method, params, context.signal);
+  if (isApprovalMethod(method)) return answerByPolicy(approvals, method, params, context.signal);
   if (method === "item/tool/requestUserInput") return answerUserInput(answerers.userInput, params, context);
   if (method === "account/chatgptAuthTokens/refresh" && answerers.refreshChatgptAuthTokens) {
     return refreshChatgptAuthTokens(answerers.refreshChatgptAuthTokens, params, context);
