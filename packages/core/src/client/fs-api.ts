@@ -1,9 +1,8 @@
-import { Observable } from "rxjs";
+import { Observable, type Subscription } from "rxjs";
 import { ProtocolError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
-import { decodeBase64, encodeBase64 } from "../util/base64.js";
 import { isRecord } from "../util/is-record.js";
-import { clientChosenId, type ApiHost } from "./api-host.js";
+import type { ApiHost } from "./api-host.js";
 
 type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
 /** A method's params without `path` (the helper's first argument). */
@@ -25,14 +24,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** A file's bytes (`fs/readFile`). */
   async readFile(path: string): Promise<Uint8Array> {
-    const result = await this.#host.request("fs/readFile", { path });
-    // A reply without the contents is no empty file: read-modify-write would truncate it.
-    if (!isRecord(result) || typeof result.dataBase64 !== "string") throw new ProtocolError("fs/readFile", "the result has no `dataBase64` string");
-    try {
-      return decodeBase64(result.dataBase64);
-    } catch (error) {
-      throw new ProtocolError("fs/readFile", `\`dataBase64\` is ${error instanceof Error ? error.message : "not base64"}`);
-    }
+    return (await import("./fs-files.js")).readFile(this.#host, path);
   }
 
   /** A file's contents as UTF-8 text. */
@@ -42,8 +34,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Writes a file, replacing it (`fs/writeFile`); text is written as UTF-8. */
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-    await this.#host.request("fs/writeFile", { path, dataBase64: encodeBase64(bytes) });
+    await (await import("./fs-files.js")).writeFile(this.#host, path, data);
   }
 
   /** Creates a directory, its parents too unless `recursive: false` (`fs/createDirectory`). */
@@ -81,44 +72,24 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * not reported).
    */
   watch(path: string): Observable<FsChange<T>> {
+    // The watch itself (fs-watch) loads on demand, when the first subscriber comes.
     return new Observable<FsChange<T>>((subscriber) => {
-      const watchId = clientChosenId("codex-rpc-watch");
-      let watching = false;
       let stopped = false;
-      const unwatch = () => void this.#host.request("fs/unwatch", { watchId }).catch(() => undefined);
-      const changes = this.#host.notifications("fs/changed").subscribe({
-        next: (change) => {
-          if (isRecord(change) && change.watchId === watchId) subscriber.next(change as FsChange<T>);
+      let watching: Subscription | undefined;
+      import("./fs-watch.js").then(
+        (module) => {
+          if (stopped) return;
+          watching = module.watchPath(this.#host, path).subscribe({
+            next: (change) => subscriber.next(change as FsChange<T>),
+            error: (error: unknown) => subscriber.error(error),
+            complete: () => subscriber.complete(),
+          });
         },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      const start = () => {
-        this.#host.request("fs/watch", { path, watchId }).then(
-          () => {
-            watching = true;
-            if (stopped) unwatch();
-          },
-          (error: unknown) => subscriber.error(error),
-        );
-      };
-      start();
-      // A watch lives on one connection: after a reconnect it is asked for again.
-      let dropped = false;
-      const reconnects = this.#host.state$.subscribe((state) => {
-        if (state === "reconnecting") {
-          dropped = true;
-          watching = false;
-        } else if (state === "open" && dropped && !stopped) {
-          dropped = false;
-          start();
-        }
-      });
+        (error: unknown) => subscriber.error(error),
+      );
       return () => {
         stopped = true;
-        changes.unsubscribe();
-        reconnects.unsubscribe();
-        if (watching) unwatch();
+        watching?.unsubscribe();
       };
     });
   }
