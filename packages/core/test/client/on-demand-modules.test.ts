@@ -13,7 +13,6 @@ vi.mock("../../dist/client/reconnect-policy.js", () => failing());
 vi.mock("../../dist/client/reconnector.js", () => failing());
 vi.mock("../../dist/client/account-login.js", () => failing());
 vi.mock("../../dist/client/fs-files.js", () => failing());
-vi.mock("../../dist/client/fs-watch.js", () => failing());
 vi.mock("../../dist/session/rollback.js", () => failing());
 vi.mock("../../dist/session/compaction.js", () => failing());
 
