@@ -19,7 +19,7 @@ it("declines approvals, elicitations and user input, and refuses anything else w
 });
 
 it("still answers a server request when the default answers fail to load, and says why on diagnostics", async () => {
-  const { server, client } = await connect({}, { approvals: "accept" });
+  const { server, client } = await connect({}, { approvals: "acceptForSession" });
   const diagnostics: string[] = [];
   client.diagnostics$.subscribe((diagnostic) => diagnostics.push(`${diagnostic.kind}: ${diagnostic.message}`));
   const approval = { threadId: "t", turnId: "u", itemId: "i", command: "ls", cwd: "/" };
