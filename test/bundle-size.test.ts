@@ -1,6 +1,7 @@
 // tools/bundle-size.mjs: the browser client (core + @codex-rpc/websocket's browser entry) bundles
 // for the browser with no Node module, and its size is measured. The issue's target (15 KB
-// min+gzip without rxjs) is not met yet (28.5 KB measured): the tool exits 1 for it, and this test
+// min+gzip without rxjs) is not met yet (22.8 KB measured; 28.5 KB before the client's rarely-used
+// features loaded on demand): the tool exits 1 for it, and this test
 // holds the size to its measured ceiling so that it only goes down.
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -8,7 +9,7 @@ import { expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
 /** The measured size of core + browser transport (min+gzip, no rxjs), rounded up: lower it as the bundle shrinks. */
-const CEILING_KB = 29;
+const CEILING_KB = 23;
 
 interface Report {
   readonly targetKb: number;
@@ -40,4 +41,13 @@ it("fails when the browser bundle pulls a Node module", async () => {
   const result = await measure({ name: "node", contents: `export * from "@codex-rpc/websocket/package.json"; import "node:os"; import "ws";`, rxjs: false });
   expect(result.nodeModules.join("\n")).toMatch(/node:os/);
   expect(result.nodeModules.join("\n")).toMatch(/ws/);
+});
+
+it("counts the page's own chunk as the first load, not a chunk it import()s (which may be listed first)", async () => {
+  const { measure } = (await import(join(ROOT, "tools", "bundle-size.mjs"))) as {
+    measure(bundle: { name: string; contents: string; rxjs: boolean }): Promise<{ gzipped: number; lazyGzipped: number }>;
+  };
+  const result = await measure({ name: "lazy", contents: `export const load = () => import("@codex-rpc/protocol/validators/outgoing");`, rxjs: false });
+  expect(result.gzipped).toBeLessThan(200);
+  expect(result.lazyGzipped).toBeGreaterThan(10_000);
 });

@@ -28,6 +28,8 @@ export * as outgoing from "@codex-rpc/protocol/validators/outgoing";`;
 const EVERYTHING = `export * from "@codex-rpc/core"; export * from "@codex-rpc/websocket";`;
 
 const RXJS = ["rxjs", "rxjs/*"];
+/** The name of the page's module in the bundle (its chunk is the entry point of that name). */
+const PAGE_FILE = "page.js";
 const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
 
 /** The bundles measured: the first is the target. */
@@ -47,7 +49,7 @@ export const BUNDLES = [
 export async function measure(bundle) {
   const nodeModules = [];
   const result = await build({
-    stdin: { contents: bundle.contents, resolveDir: ROOT, loader: "js", sourcefile: "page.js" },
+    stdin: { contents: bundle.contents, resolveDir: ROOT, loader: "js", sourcefile: PAGE_FILE },
     bundle: true,
     write: false,
     format: "esm",
@@ -86,7 +88,8 @@ export async function measure(bundle) {
     initial.add(name);
     for (const imported of outputs[name].imports) if (imported.kind === "import-statement" && !imported.external) visit(imported.path);
   };
-  visit(Object.keys(outputs).find((name) => outputs[name].entryPoint !== undefined));
+  // The page's own chunk (what it import()s is an entry point too, and may come first).
+  visit(Object.keys(outputs).find((name) => outputs[name].entryPoint === PAGE_FILE));
   const output = Buffer.concat([...initial].map((name) => files.get(name)));
   const lazy = Object.keys(outputs).filter((name) => !initial.has(name) && files.has(name));
   const lazyBytes = lazy.reduce((sum, name) => sum + gzipSync(files.get(name), { level: 9 }).length, 0);

@@ -8,7 +8,8 @@ import {
 } from "@codex-rpc/core";
 import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
 import { ReplaySubject, type Observable } from "rxjs";
-import { type ConnectFailure, describeConnectFailure, readyzUrlOf, redactUrl, WebSocketConnectError } from "./connect-failure.js";
+import { redactUrl, WebSocketConnectError } from "./connect-failure.js";
+import type { ConnectFailure } from "./connect-failure-probe.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { constructSocket } from "./construct-socket.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
@@ -276,16 +277,30 @@ export class WebSocketTransport implements Transport {
         const said = detail === undefined ? undefined : redactProtocols(detail, protocols);
         this.#finish({ reason: "error", error: new Error(said ?? "WebSocket connection failed") });
         const relay = offersRelayProtocol(protocols);
-        describeConnectFailure({
-          url: this.#options.url,
-          detail: said,
-          sentToken: this.#options.token !== undefined || relay,
-          relay,
-          timedOut: why === "timeout",
-          aborted: why === "abort",
-          readyzUrl: readyzUrlOf(this.#options.url, relay ? RELAY_DISCOVERY_PATH : undefined),
-          fetch: globalFetch(),
-        }).then(reject, reject);
+        const { url } = this.#options;
+        // What went wrong is found out on demand (the probe module loads now): a connection that opens never loads it.
+        import("./connect-failure-probe.js")
+          .then(
+            (failure) =>
+              failure.describeConnectFailure({
+                url,
+                detail: said,
+                sentToken: this.#options.token !== undefined || relay,
+                relay,
+                timedOut: why === "timeout",
+                aborted: why === "abort",
+                readyzUrl: failure.readyzUrlOf(url, relay ? RELAY_DISCOVERY_PATH : undefined),
+                fetch: globalFetch(),
+              }),
+            () =>
+              new WebSocketConnectError(
+                "CONNECT_FAILED",
+                `WebSocket connection to ${redactUrl(url)} could not be opened${said === undefined ? "" : ` (${redactSecrets(said)})`}`,
+                redactUrl(url),
+                undefined,
+              ),
+          )
+          .then(reject, reject);
       };
       const onAbort = (): void => fail(String(signal?.reason), "abort");
       const cancelTimer = startTimer(connectTimeoutMs, () => fail(`no answer within ${connectTimeoutMs} ms`, "timeout"));

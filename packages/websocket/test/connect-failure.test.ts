@@ -1,7 +1,7 @@
 // What a refused upgrade is called: a relay's refusal (the page offered its subprotocols) says
 // what the relay refused; only a direct connection's 403 mentions codex's Origin rule.
 import { describe, expect, it } from "vitest";
-import { type ConnectFailure, describeConnectFailure, readyzUrlOf } from "../src/connect-failure.js";
+import { type ConnectFailure, describeConnectFailure, readyzUrlOf } from "../src/connect-failure-probe.js";
 
 const URL = "ws://127.0.0.1:4510/";
 const base: ConnectFailure = { url: URL, detail: undefined, sentToken: true, timedOut: false, aborted: false, readyzUrl: undefined, fetch: undefined };

@@ -27,6 +27,8 @@ export interface Call {
   readonly kind: "call";
   readonly callee: Expression;
   readonly arguments: readonly Expression[];
+  /** Printed with a `@__PURE__` annotation: bundlers may drop the call when its value is unused. */
+  readonly pure?: boolean;
 }
 
 /** `(a, b) => body` */
@@ -107,9 +109,12 @@ export function call(callee: Expression, ...args: Expression[]): Call {
   return { kind: "call", callee, arguments: args };
 }
 
-/** `Object.freeze(value)`: what every generated runtime table is wrapped in. */
+/**
+ * `Object.freeze(value)`: what every generated runtime table is wrapped in, marked pure so that a
+ * bundler drops the tables a program does not use (a call is otherwise kept for its side effects).
+ */
 export function frozen(value: Expression): Call {
-  return call(access("Object.freeze"), value);
+  return { ...call(access("Object.freeze"), value), pure: true };
 }
 
 /** A module of source text alone. */

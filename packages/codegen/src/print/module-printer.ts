@@ -60,7 +60,7 @@ function expressionText(expression: Expression, level: number): string {
     case "propertyAccess":
       return `${expressionText(expression.expression, level)}.${expression.name}`;
     case "call":
-      return `${expressionText(expression.callee, level)}(${expression.arguments.map((arg) => expressionText(arg, level)).join(", ")})`;
+      return `${expression.pure ? "/* @__PURE__ */ " : ""}${expressionText(expression.callee, level)}(${expression.arguments.map((arg) => expressionText(arg, level)).join(", ")})`;
     case "arrow":
       return `(${expression.parameters.join(", ")}) => ${expressionText(expression.body, level)}`;
     case "object":

@@ -34,7 +34,7 @@ describe("method maps", () => {
     });
     const methodsJs = result.files.get("stable/methods.js") ?? "";
     expect(methodsJs).toContain(
-      '\nexport const CLIENT_REQUEST_METHODS = Object.freeze([\n  "thing/read",\n  "thing/write",\n]);\n\nexport const SERVER_REQUEST_METHODS',
+      '\nexport const CLIENT_REQUEST_METHODS = /* @__PURE__ */ Object.freeze([\n  "thing/read",\n  "thing/write",\n]);\n\nexport const SERVER_REQUEST_METHODS',
     );
     expect(methodsJs.endsWith("]);\n")).toBe(true);
     expect(result.files.get("stable/methods.d.ts")).toContain(

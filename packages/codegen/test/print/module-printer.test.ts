@@ -48,7 +48,7 @@ describe("module printer", () => {
     expect(printModule(module)).toBe(
       [
         "// Why it is frozen.",
-        "export const table = Object.freeze({",
+        "export const table = /* @__PURE__ */ Object.freeze({",
         "  plain: x,",
         '  "a/b": optional(y),',
         "  nested: [",
@@ -64,7 +64,7 @@ describe("module printer", () => {
 
   it("keeps an empty literal's two line breaks, as methods.js always had them", () => {
     const module: ModuleNode = { kind: "module", paragraphs: [[{ kind: "exportConst", name: "NONE", value: frozen({ kind: "array", elements: [] }) }]] };
-    expect(printModule(module)).toBe("export const NONE = Object.freeze([\n\n]);\n");
+    expect(printModule(module)).toBe("export const NONE = /* @__PURE__ */ Object.freeze([\n\n]);\n");
   });
 
   it("prints declarations with one-line or block JSDoc, readonly members, methods and typeof", () => {

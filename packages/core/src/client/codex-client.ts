@@ -1,12 +1,5 @@
 import { BehaviorSubject, ReplaySubject, Subject, type Observable } from "rxjs";
-import {
-  protocol as stableProtocol,
-  type AskForApproval,
-  type ClientInfo,
-  type InitializeResponse,
-  type ServerRequestMap,
-  type Thread as ProtocolThread,
-} from "@codex-rpc/protocol";
+import type { AskForApproval, ClientInfo, InitializeResponse, ServerRequestMap, Thread as ProtocolThread } from "@codex-rpc/protocol";
 import type {
   ClientRequestMethodOf,
   CodexProtocol,
@@ -23,7 +16,8 @@ import type {
 } from "../rpc/protocol-types.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { DynamicTool } from "./dynamic-tools.js";
-import { ToolRegistry } from "./tool-registry.js";
+import { loadOptionalParts, type OptionalParts } from "./optional-parts.js";
+import { STABLE_PROTOCOL } from "./stable-protocol.js";
 import {
   ConnectionClosedError,
   InvalidOptionError,
@@ -45,8 +39,8 @@ import {
 } from "../rpc/json-rpc-connection.js";
 import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
 import { NotificationRouter } from "./notification-router.js";
-import { Reconnector } from "./reconnector.js";
-import { resolveReconnect, type Reconnection, type ReconnectOptions, type ResumedThread, type TransportFactory } from "./reconnect-policy.js";
+import type { Reconnector } from "./reconnector.js";
+import type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./reconnect-policy.js";
 import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost, ThreadListener } from "../session/session-host.js";
@@ -268,9 +262,9 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** What `account`, `fs`, `exec` and `models` use of it. */
   readonly #apiHost: ApiHost;
 
-  private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>) {
+  private constructor(transport: Transport, factory: TransportFactory | undefined, options: CodexClientOptions<T>, optional: OptionalParts) {
     this.#options = options;
-    this.#protocol = options.protocol ?? (stableProtocol as CodexProtocol<ProtocolTypesShape>);
+    this.#protocol = options.protocol ?? STABLE_PROTOCOL;
     this.#diagnostics = new ReplaySubject<ConnectionDiagnostic>(options.diagnosticsReplay ?? DEFAULT_DIAGNOSTICS_REPLAY);
     this.protocolVersion = this.#protocol.version;
     this.state$ = this.#state.asObservable();
@@ -287,7 +281,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       listenToThread: (threadId: string, listener: ThreadListener) => this.#router.listenToThread(threadId, listener),
     };
     this.#router = new NotificationRouter(parts, this.#protocol.serverNotificationMethods);
-    this.#dispatcher = new ServerRequestDispatcher(parts, options.tools ?? [], (options.approvals ?? "decline") as ApprovalPolicy, {
+    this.#dispatcher = new ServerRequestDispatcher(parts, optional.tools, (options.approvals ?? "decline") as ApprovalPolicy, {
       elicitations: options.elicitations as UntypedServerRequestHandler | undefined,
       userInput: options.userInput as UntypedServerRequestHandler | undefined,
       refreshChatgptAuthTokens: options.refreshChatgptAuthTokens as UntypedServerRequestHandler | undefined,
@@ -300,8 +294,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       turnTimeoutMs: options.turnTimeoutMs,
     };
     this.#reconnector =
-      options.reconnect && factory
-        ? new Reconnector(resolveReconnect(options.reconnect === true ? {} : options.reconnect), {
+      optional.reconnector && factory
+        ? optional.reconnector({
             closeRequested: () => this.#closeRequested,
             openTransport: factory,
             connect: async (next) => {
@@ -344,14 +338,13 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     if (options.reconnect && !factory) {
       throw new TypeError("CodexClient.connect: `reconnect` needs a function that opens a new transport, not a transport");
     }
-    // Checked before a transport is opened, so a bad option leaves nothing running.
-    if (options.reconnect) resolveReconnect(options.reconnect === true ? {} : options.reconnect);
     if (options.experimentalApi === false && options.tools?.length) {
       throw new InvalidOptionError("experimentalApi", "codex declares dynamic `tools` only to experimental clients: leave `experimentalApi` unset or true");
     }
-    if (options.tools) new ToolRegistry(options.tools); // throws InvalidOptionError for a bad tool, before anything is opened
+    // Loaded only with the options that need them, and checked before a transport is opened, so a bad option leaves nothing running.
+    const optional = await loadOptionalParts(options);
     if (factory && options.signal?.aborted) throw new RequestAbortedError("initialize", undefined, options.signal.reason);
-    const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options);
+    const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options, optional);
     try {
       if (options.validate) {
         client.#validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;

@@ -1,7 +1,6 @@
 import { Observable } from "rxjs";
 import { ProtocolError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
-import { decodeBase64, encodeBase64 } from "../util/base64.js";
 import { isRecord } from "../util/is-record.js";
 import { clientChosenId, type ApiHost } from "./api-host.js";
 
@@ -25,14 +24,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** A file's bytes (`fs/readFile`). */
   async readFile(path: string): Promise<Uint8Array> {
-    const result = await this.#host.request("fs/readFile", { path });
-    // A reply without the contents is no empty file: read-modify-write would truncate it.
-    if (!isRecord(result) || typeof result.dataBase64 !== "string") throw new ProtocolError("fs/readFile", "the result has no `dataBase64` string");
-    try {
-      return decodeBase64(result.dataBase64);
-    } catch (error) {
-      throw new ProtocolError("fs/readFile", `\`dataBase64\` is ${error instanceof Error ? error.message : "not base64"}`);
-    }
+    return (await import("./fs-files.js")).readFile(this.#host, path);
   }
 
   /** A file's contents as UTF-8 text. */
@@ -42,8 +34,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Writes a file, replacing it (`fs/writeFile`); text is written as UTF-8. */
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;
-    await this.#host.request("fs/writeFile", { path, dataBase64: encodeBase64(bytes) });
+    await (await import("./fs-files.js")).writeFile(this.#host, path, data);
   }
 
   /** Creates a directory, its parents too unless `recursive: false` (`fs/createDirectory`). */

@@ -2,7 +2,8 @@ import type { McpServerElicitationRequestResponse } from "@codex-rpc/protocol";
 import { InvalidHandlerResultError } from "../errors/errors.js";
 import type { ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import { isRecord } from "../util/is-record.js";
-import { answerApproval, offeredPersistence, type ApprovalPolicy } from "./approval-policy.js";
+import { answerByPolicy } from "./approval-answer.js";
+import { offeredPersistence, type ApprovalPolicy } from "./approval-response.js";
 
 const METHOD = "mcpServer/elicitation/request";
 
@@ -21,7 +22,7 @@ export async function answerElicitation(
   params: unknown,
   context: ServerRequestContext,
 ): Promise<McpServerElicitationRequestResponse> {
-  if (!asksForContent(params)) return (await answerApproval(policy, METHOD, params, context.signal)) as McpServerElicitationRequestResponse;
+  if (!asksForContent(params)) return (await answerByPolicy(policy, METHOD, params, context.signal)) as McpServerElicitationRequestResponse;
   if (!handler) return { action: "decline" };
   const answer = await handler(params, context);
   checkElicitationAnswer(params, answer);

@@ -1,17 +1,14 @@
 import type { ServerRequestMap } from "@codex-rpc/protocol";
 import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
-import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, JSON_RPC_METHOD_NOT_FOUND, ValidationFailedError } from "../errors/errors.js";
+import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, ValidationFailedError } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
-import { answerApproval, isApprovalMethod, type ApprovalPolicy } from "./approval-policy.js";
-import { refreshChatgptAuthTokens, type UntypedTokenRefreshHandler } from "./auth-token-refresh.js";
-import type { DynamicTool } from "./dynamic-tools.js";
-import { answerElicitation, type UntypedElicitationHandler } from "./mcp-elicitation.js";
-import { unhandledRequestMessage } from "./server-request-hints.js";
-import { callDynamicTool, type ListenToThread } from "./tool-call.js";
-import { ToolRegistry } from "./tool-registry.js";
-import { answerUserInput, type UntypedUserInputHandler } from "./user-input.js";
+import type { ApprovalPolicy } from "./approval-policy.js";
+import type { ServerRequestAnswerers } from "./server-request-answers.js";
+import { fallbackAnswer } from "./server-request-fallback.js";
+import type { ListenToThread } from "./tool-call.js";
+import type { ToolRuntime } from "./tool-runtime.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 
 /** A handler as the dispatcher keeps it: untyped (the client's `handle` types it by method). */
@@ -26,13 +23,6 @@ export interface ServerRequestDispatcherHost {
   readonly listenToThread?: ListenToThread;
 }
 
-/** The options that answer one kind of server request each (untyped here; CodexClientOptions types them). */
-export interface ServerRequestAnswerers {
-  readonly elicitations?: UntypedElicitationHandler | undefined;
-  readonly userInput?: UntypedUserInputHandler | undefined;
-  readonly refreshChatgptAuthTokens?: UntypedTokenRefreshHandler | undefined;
-}
-
 /**
  * Answers the server's requests: a registered handler, else the approval policy for approvals
  * (and yes/no MCP elicitations), the `elicitations` handler for MCP forms, the tool registry for
@@ -42,25 +32,24 @@ export interface ServerRequestAnswerers {
  */
 export class ServerRequestDispatcher {
   private readonly handlers = new Map<string, UntypedServerRequestHandler>();
-  private readonly tools: ToolRegistry;
+  /** The client's default answers, loaded on demand when the first request needs them (see `byDefault`). */
+  private defaults: Promise<typeof import("./server-request-answers.js")> | undefined;
 
   constructor(
     private readonly host: ServerRequestDispatcherHost,
-    tools: readonly DynamicTool[],
+    private readonly tools: ToolRuntime | undefined,
     private readonly approvals: ApprovalPolicy,
     private readonly answerers: ServerRequestAnswerers = {},
-  ) {
-    this.tools = new ToolRegistry(tools);
-  }
+  ) {}
 
   /** Whether tools were given (they are declared on every `thread/start`). */
   get hasTools(): boolean {
-    return this.tools.size > 0;
+    return (this.tools?.size ?? 0) > 0;
   }
 
   /** The `dynamicTools` of `thread/start`. */
   get toolSpecs(): DynamicToolSpec[] {
-    return this.tools.specs();
+    return this.tools?.specs() ?? [];
   }
 
   /**
@@ -106,17 +95,27 @@ export class ServerRequestDispatcher {
   private dispatch(request: JsonRpcRequest, context: ServerRequestContext): unknown {
     const handler = this.handlers.get(request.method);
     if (handler) return handler(request.params, context);
-    if (request.method === "mcpServer/elicitation/request") return answerElicitation(this.approvals, this.answerers.elicitations, request.params, context);
-    if (isApprovalMethod(request.method)) return answerApproval(this.approvals, request.method, request.params, context.signal);
-    if (request.method === "item/tool/call" && this.tools.size > 0) {
-      return callDynamicTool(this.tools, request.params as ServerRequestMap["item/tool/call"]["params"], context.signal, this.host.listenToThread);
-    }
-    if (request.method === "item/tool/requestUserInput") return answerUserInput(this.answerers.userInput, request.params, context);
-    if (request.method === "account/chatgptAuthTokens/refresh" && this.answerers.refreshChatgptAuthTokens) {
-      return refreshChatgptAuthTokens(this.answerers.refreshChatgptAuthTokens, request.params, context);
+    if (request.method === "item/tool/call" && this.tools && this.tools.size > 0) {
+      return this.tools.call(request.params as ServerRequestMap["item/tool/call"]["params"], context.signal, this.host.listenToThread);
     }
     if (request.method === "currentTime/read") return { currentTimeAt: Math.floor(Date.now() / 1000) };
-    this.host.connection.report({ kind: "unhandled-server-request", message: unhandledRequestMessage(request.method) });
-    throw new JsonRpcReplyError(JSON_RPC_METHOD_NOT_FOUND, `Method not found: ${request.method} (no handler registered in this client)`);
+    return this.byDefault(request, context);
+  }
+
+  /**
+   * Approvals, elicitations, user input, token refresh and unknown methods: answered by
+   * server-request-answers, loaded (`import()`) when the first of them arrives. Should it fail to
+   * load, the request is still answered: declined where a decline exists, else -32601.
+   */
+  private byDefault(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
+    this.defaults ??= import("./server-request-answers.js");
+    return this.defaults.then(
+      (module) => module.answerByDefault(this.host.connection, this.approvals, this.answerers, request, context),
+      (error: unknown) => {
+        this.defaults = undefined; // the next request tries to load it again
+        this.host.connection.report({ kind: "handler-error", message: `the client's default answers could not be loaded: ${describeThrown(error)}` });
+        return fallbackAnswer(request.method);
+      },
+    );
   }
 }

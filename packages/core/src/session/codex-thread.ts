@@ -3,9 +3,7 @@ import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn, Thre
 import type { SessionHost } from "./session-host.js";
 import { CodexTurn, type TurnOptions } from "./codex-turn.js";
 import { CodexReviewTurn, type ReviewOptions, type ReviewTargetOf } from "./codex-review-turn.js";
-import { startCompaction } from "./compaction.js";
 import { paginate, type ListOptions, type PageEntryIn } from "./paginate.js";
-import { turnToRevert } from "./rollback.js";
 import { hostStartingTurnWith } from "./turn-started-by.js";
 
 type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
@@ -52,12 +50,17 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Drops the last `turns` turns (default 1): `revert` to the `turns`-th newest. */
   async rollback(turns = 1): Promise<ResultIn<Requests<T>, "thread/revert">> {
-    return this.revert(await turnToRevert(this.host, this.id, turns));
+    return this.revert(await (await import("./rollback.js")).turnToRevert(this.host, this.id, turns));
   }
 
   /** Compacts the thread's context (`thread/compact/start`): codex runs it as a turn, returned at once. */
   compact(options?: Omit<TurnOptions<T>, "params" | "outputSchema">): CodexTurn<T> {
-    return new CodexTurn<T>(hostStartingTurnWith(this.host, startCompaction(this.id)), this.id, [], options);
+    return new CodexTurn<T>(
+      hostStartingTurnWith(this.host, async (host) => (await import("./compaction.js")).startCompaction(this.id)(host)),
+      this.id,
+      [],
+      options,
+    );
   }
 
   /** Reviews code (`review/start`) in a turn of this thread; `review` resolves with the review. */

@@ -2,7 +2,7 @@
 // Command: codex-rpc-gen generate --schemas schemas/codex/0.169.0 --out packages/protocol/generated
 // Do not edit by hand: change the generator or the vendored schemas and run the command again.
 
-export const CLIENT_REQUEST_METHODS = Object.freeze([
+export const CLIENT_REQUEST_METHODS = /* @__PURE__ */ Object.freeze([
   "initialize",
   "server/diagnostics",
   "userVerification/status",
@@ -189,7 +189,7 @@ export const CLIENT_REQUEST_METHODS = Object.freeze([
   "fuzzyFileSearch/sessionStop",
 ]);
 
-export const SERVER_REQUEST_METHODS = Object.freeze([
+export const SERVER_REQUEST_METHODS = /* @__PURE__ */ Object.freeze([
   "item/commandExecution/requestApproval",
   "item/fileChange/requestApproval",
   "item/tool/requestUserInput",
@@ -203,7 +203,7 @@ export const SERVER_REQUEST_METHODS = Object.freeze([
   "execCommandApproval",
 ]);
 
-export const SERVER_NOTIFICATION_METHODS = Object.freeze([
+export const SERVER_NOTIFICATION_METHODS = /* @__PURE__ */ Object.freeze([
   "error",
   "thread/started",
   "thread/status/changed",
@@ -292,6 +292,6 @@ export const SERVER_NOTIFICATION_METHODS = Object.freeze([
   "account/login/completed",
 ]);
 
-export const CLIENT_NOTIFICATION_METHODS = Object.freeze([
+export const CLIENT_NOTIFICATION_METHODS = /* @__PURE__ */ Object.freeze([
   "initialized",
 ]);

@@ -10,7 +10,7 @@ export const PROTOCOL_VERSION = "0.169.0";
 export const PROTOCOL_FLAVOR = "stable";
 
 // The validators load on demand, so a bundle that never validates does not carry them.
-export const protocol = Object.freeze({
+export const protocol = /* @__PURE__ */ Object.freeze({
   version: PROTOCOL_VERSION,
   flavor: PROTOCOL_FLAVOR,
   clientRequestMethods: CLIENT_REQUEST_METHODS,

@@ -1,0 +1,34 @@
+// What loads on demand (import()) is kept off the hot path: with every such module failing to load,
+// a client still connects, starts a thread and streams a turn's text, and the features that need
+// one fail only when used.
+import { firstValueFrom, toArray } from "rxjs";
+import { expect, it, vi } from "vitest";
+import { connect } from "../support/connect-to-fake.js";
+
+vi.mock("../../dist/client/server-request-answers.js", () => failing());
+vi.mock("../../dist/client/approval-answer.js", () => failing());
+vi.mock("../../dist/client/user-input-answer.js", () => failing());
+vi.mock("../../dist/client/tool-runtime.js", () => failing());
+vi.mock("../../dist/client/reconnect-policy.js", () => failing());
+vi.mock("../../dist/client/reconnector.js", () => failing());
+vi.mock("../../dist/client/account-login.js", () => failing());
+vi.mock("../../dist/client/fs-files.js", () => failing());
+vi.mock("../../dist/session/rollback.js", () => failing());
+vi.mock("../../dist/session/compaction.js", () => failing());
+
+function failing(): never {
+  throw new Error("not loaded on the hot path");
+}
+
+it("connects, starts a thread and streams a turn's text without loading any of them", async () => {
+  const { client } = await connect({ turns: [{ deltas: ["One", " two"] }] });
+  const thread = await client.startThread();
+  const turn = thread.run("hi");
+  const text = firstValueFrom(turn.text$.pipe(toArray()));
+  expect(await turn.completed).toMatchObject({ status: "completed", finalText: "One two" });
+  expect((await text).join("")).toBe("One two");
+  // The features that need a module fail when used, and only then.
+  await expect(client.fs.readFile("/etc/hostname")).rejects.toThrow(/error when mocking a module/);
+  await expect(thread.rollback()).rejects.toThrow(/error when mocking a module/);
+  await client.close();
+});
