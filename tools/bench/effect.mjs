@@ -11,7 +11,8 @@
 //
 // overhead   the codex-shaped agent workloads of decode.mjs (the same bytes as its client stage):
 //            core's `turn.text$` subscriber (decode.mjs's client stage, validation off) and the
-//            Effect `text` Stream run to its end with `Stream.runForEach`, each timed from the first
+//            Effect `text` Stream (the deltas of one read joined into one piece) run to its end
+//            with `Stream.runForEach`, each timed from the first
 //            byte fed to the end of the turn, alternating in each round; the ratio is the median of
 //            the rounds' Effect time over core time (and, beside it, of their CPU time). For
 //            information, the same Effect program by hand (a Stream.callback over core's text$, no
@@ -80,7 +81,9 @@ async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fibe
       }),
     ),
   );
-  if (counter.n !== w.count) throw new Error(`effect lost deltas: ${counter.n}/${w.count}`);
+  // By hand, one piece per delta; the binding's text joins the deltas of one read: all the text, then.
+  if (byHand ? counter.n !== w.count : counter.chars !== w.text.length)
+    throw new Error(`effect lost text: ${counter.n} pieces, ${counter.chars}/${w.text.length} characters`);
   await client.close();
   return elapsed;
 }

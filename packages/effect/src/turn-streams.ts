@@ -5,10 +5,14 @@ import type { CodexTurn, ProtocolTypesShape, ThreadItemOf, TurnItemUpdate } from
 import type { Stream } from "effect";
 import type { CodexError } from "./errors.js";
 import { streamFrom } from "./observable-stream.js";
+import { joinedPerBurst } from "./text-pieces.js";
 
-/** The agent's text: what streamed before the run as one piece (the agent messages so far, joined), then the deltas. */
+/**
+ * The agent's text: what streamed before the run as one piece (the agent messages so far, joined),
+ * then the deltas, those that arrive together joined into one piece.
+ */
 export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<string, CodexError> {
-  return streamFrom(turn.text$, () => {
+  return streamFrom(joinedPerBurst(turn.text$), () => {
     let text = "";
     for (const { item } of turn.itemsSoFar() as readonly TurnItemUpdate<{ type: string; text?: unknown }>[])
       if (item.type === "agentMessage" && typeof item.text === "string") text += item.text;

@@ -18,8 +18,10 @@ export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes,
   /** Each item as it is folded: started → deltas → completed. A run first gets each item's latest update so far. */
   readonly items: Stream.Stream<TurnItemUpdate<ThreadItemOf<T>>, CodexError>;
   /**
-   * The agent's text deltas; a run first gets the text that streamed before it as one piece, so
-   * every run sees the whole text. `Stream.take` / `runHead` take what they need; the turn runs on.
+   * The agent's text as it streams, the deltas that arrive together (one read of the transport)
+   * joined into one piece; a run first gets the text that streamed before it as one piece, so every
+   * run sees the whole text. `Stream.take` / `runHead` take what they need; the turn runs on.
+   * Core's `turn.text$` has one value per delta.
    */
   readonly text: Stream.Stream<string, CodexError>;
   /**

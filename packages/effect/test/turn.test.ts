@@ -64,4 +64,20 @@ describe("a turn's Streams cost what core costs", () => {
       expect((yield* Stream.runCollect(turn.text)).join("")).toBe("abc");
     }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
   );
+
+  // Over NDJSON bytes, as from a pipe: the fake server writes each message at once, so the three
+  // sent in one step are decoded and delivered in one synchronous burst, as one read would be.
+  it.live("deltas that arrive together are one piece of text: one Effect per read for a Stream consumer", () =>
+    Effect.gen(function* () {
+      const { turn, more } = yield* heldTurn();
+      const text = yield* Effect.forkChild(Stream.runCollect(turn.text));
+      yield* Effect.yieldNow;
+      yield* Effect.all([more("c"), more("d"), more("e")]);
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)));
+      yield* more("f");
+      yield* turn.interrupt;
+      yield* Effect.promise(() => turn.turn.completed);
+      expect(yield* Fiber.join(text)).toEqual(["ab", "cde", "f"]);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ framing: "ndjson", turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
 });
