@@ -10,6 +10,7 @@ import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
 import type { RateLimit } from "./token-bucket.js";
 import { serveConsoleFile } from "./console-files.js";
 import { checkGivenToken } from "./given-token.js";
+import { exchangeLoginCode, LOGIN_CODE_PATH, LoginCodes } from "./login-codes.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
@@ -84,6 +85,11 @@ export interface RelayHandle {
   readonly upstreamEnded: Promise<void>;
   /** Messages the relay sent to the app-server so far (its own handshake included). */
   readonly upstreamMessageCount: number;
+  /**
+   * A one-time code (valid once, for 60 s) the relay's console page exchanges for the token
+   * (`#code=…`): the CLI's `--open` puts it, not the token, in the URL it hands the browser.
+   */
+  createLoginCode(): string;
   /** Stops listening, closes every connection (1001) and the app-server (a spawned one exits). */
   close(): Promise<void>;
 }
@@ -123,7 +129,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     handleProtocols: (protocols) =>
       protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
   });
-  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl, options.consoleDir));
+  const codes = new LoginCodes();
+  /** The relay's own origins (its console's): the only ones that may exchange a login code. */
+  const own = new Set<string>();
+  const server = createServer((request, response) => {
+    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token);
+    serveHttp(request, response, allowed, wsUrl, options.consoleDir);
+  });
   let wsUrl = "";
   /** Browser connections open now (accepted, not yet closed). */
   let connections = 0;
@@ -202,8 +214,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   wsUrl = `ws://${urlHost}:${port}/`;
   // The relay's own pages (the console it may serve) are always allowed.
-  allowed.add(`http://${urlHost}:${port}`);
-  if (isLoopbackHost(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) allowed.add(`http://${name}:${port}`);
+  own.add(`http://${urlHost}:${port}`);
+  if (isLoopbackHost(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) own.add(`http://${name}:${port}`);
+  for (const origin of own) allowed.add(origin);
   log(`listening on ${wsUrl}`);
 
   let closing: Promise<void> | undefined;
@@ -217,6 +230,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     get upstreamMessageCount() {
       return pool.sentUpstream;
     },
+    createLoginCode: () => codes.create(),
     close: () => {
       closing ??= (async () => {
         await pool.close();

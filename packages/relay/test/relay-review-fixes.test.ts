@@ -19,6 +19,7 @@ import {
   type RelayPeer,
   startRelay,
 } from "../src/index.js";
+import { LOGIN_CODE_PATH, LoginCodes } from "../src/login-codes.js";
 import { canonicalThreadId } from "../src/thread-id.js";
 import { call, closeCode, tryUpgrade } from "./support/relay-clients.js";
 
@@ -288,5 +289,38 @@ describe("startRelay (findings 7, 8, 9, 10)", () => {
     expect(response.status).toBe(404);
     expect(await response.text()).not.toContain("the secret");
     expect((await fetch(`http://127.0.0.1:${relay.port}/`)).status).toBe(200);
+  });
+});
+
+describe("one-time login codes (finding 5)", () => {
+  const exchange = (relay: RelayHandle, code: string, origin: string | undefined) =>
+    fetch(`http://127.0.0.1:${relay.port}${LOGIN_CODE_PATH}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(origin === undefined ? {} : { origin }) },
+      body: JSON.stringify({ code }),
+    });
+
+  it("a code is exchanged for the token once, only from the relay's own origin", async () => {
+    const relay = await relayOverFake({ allowedOrigins: ["http://localhost:5173"] });
+    const own = `http://127.0.0.1:${relay.port}`;
+    const code = relay.createLoginCode();
+    expect(code).not.toContain(relay.token);
+    expect((await exchange(relay, code, "http://evil.example")).status).toBe(403);
+    expect((await exchange(relay, code, "http://localhost:5173")).status).toBe(403); // allowed to connect, not to exchange
+    expect((await exchange(relay, code, undefined)).status).toBe(403);
+    const first = await exchange(relay, code, own);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({ token: relay.token });
+    expect((await exchange(relay, code, own)).status).toBe(403); // used up
+    expect((await exchange(relay, "x".repeat(43), own)).status).toBe(403);
+  });
+
+  it("a code dies after its TTL", () => {
+    const codes = new LoginCodes(60_000);
+    const code = codes.create(0);
+    expect(codes.redeem(code, 60_000)).toBe(false);
+    const live = codes.create(0);
+    expect(codes.redeem(live, 59_999)).toBe(true);
+    expect(codes.redeem(live, 59_999)).toBe(false);
   });
 });
