@@ -83,6 +83,17 @@ describe("thread ids spelt another way, and rollout paths (issue 15, findings 1 
     b.close();
   });
 
+  it("B's thread/search leaves out A's thread; A's own search finds it", async () => {
+    const b = await page();
+    const mine = await a.requestUntyped("thread/search", { searchTerm: "hello" });
+    const theirs = await call(b, 1, "thread/search", { searchTerm: "hello" });
+    const ids = (result: unknown) => ((result as { data?: { thread: { id: string } }[] } | undefined)?.data ?? []).map((hit) => hit.thread.id);
+    console.log(`thread/search "hello": A got ${JSON.stringify(mine).slice(0, 600)}; B got ${JSON.stringify(theirs.result ?? theirs.error)}`);
+    expect(ids(mine)).toContain(aThread.id);
+    expect(ids(theirs.result)).not.toContain(aThread.id);
+    b.close();
+  });
+
   it("B cannot resume or fork A's thread by its rollout path", async () => {
     expect(aThread.path).toEqual(expect.any(String));
     const b = await page();
