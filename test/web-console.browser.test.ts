@@ -173,6 +173,18 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     await waitForState(page.page, "refused");
     expect(await page.page.textContent("#error")).toContain(`does not allow this page's origin (${foreign.origin})`);
     await screenshot(page.page, "7-foreign-origin-refused");
+    // The discovery 403 carries Access-Control-Allow-Origin: *, so a refused page's fetch sees the
+    // status (what @codex-rpc/websocket's refusal probe needs to say "origin refused") instead of a CORS error.
+    const seen = await page.page.evaluate(
+      (url) =>
+        fetch(url, { cache: "no-store" }).then(
+          (response) => String(response.status),
+          (error: unknown) => `fetch failed: ${String(error)}`,
+        ),
+      `http://127.0.0.1:${relay.relay.port}/.well-known/codex-rpc-relay`,
+    );
+    console.log(`a foreign page fetching the discovery document: ${seen}`);
+    expect(seen).toBe("403");
     expect(relay.relay.upstreamMessageCount).toBe(2); // the relay's own initialize + initialized: nothing from the pages
   });
 
