@@ -7,37 +7,13 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { JsonRpcMessage } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/core/testing";
-import {
-  DISCOVERY_PATH,
-  RelayCloseCode,
-  RelayErrorCode,
-  type RelayHandle,
-  RelayMultiplexer,
-  type RelayMultiplexerOptions,
-  type RelayPeer,
-  startRelay,
-} from "../src/index.js";
+import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { DISCOVERY_PATH, RelayCloseCode, RelayErrorCode, type RelayHandle, RelayMultiplexer, type RelayMultiplexerOptions, startRelay } from "../src/index.js";
 import { LOGIN_CODE_PATH, LoginCodes } from "../src/login-codes.js";
 import { canonicalThreadId } from "../src/thread-id.js";
 import { call, closeCode, tryUpgrade } from "./support/relay-clients.js";
 
-interface FakePeer extends RelayPeer {
-  readonly sent: Record<string, any>[];
-  closedWith?: { code: number; reason: string };
-}
-
-function fakePeer(): FakePeer {
-  const peer: FakePeer = {
-    sent: [],
-    send: (message: JsonRpcMessage) => void peer.sent.push(message as Record<string, any>),
-    close: (code, reason) => void (peer.closedWith = { code, reason }),
-  };
-  return peer;
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 const answerTo = (peer: FakePeer, id: number | string) => peer.sent.find((message) => message.id === id && message.method === undefined);
 const methodsOf = (peer: FakePeer) => peer.sent.map((message) => message.method).filter(Boolean);
 

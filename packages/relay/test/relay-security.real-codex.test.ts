@@ -1,14 +1,8 @@
-// The relay's security table, against the real codex 0.169.0 (mock model, offline): each attack
-// is refused, and the app-server receives nothing from it (every message the relay sends upstream
-// is recorded and counted). The table is printed after the run.
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodexClient, JsonRpcMessage } from "@codex-rpc/core";
-import { spawnCodexAppServer } from "@codex-rpc/stdio";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider, type CodexHome } from "@codex-rpc/testing";
+import type { MockResponsesProvider, CodexHome } from "@codex-rpc/testing";
 import { RelayCloseCode, RelayErrorCode, type RelayHandle, startRelay } from "../src/index.js";
+import { spawnCodexInHome } from "./support/codex-in-home.js";
 import { recordingTransport } from "./support/recording-transport.js";
 import { call, closeCode, connectThroughRelay, tryUpgrade } from "./support/relay-clients.js";
 
@@ -26,15 +20,9 @@ const up: JsonRpcMessage[] = [];
 const table: { attack: string; outcome: string; upstream: string }[] = [];
 
 beforeAll(async () => {
-  provider = await MockResponsesProvider.start({ script: [] });
-  home = await createCodexHome({ provider });
-  const workspace = join(home.dir, "workspace");
-  await mkdir(workspace);
-  const spawned = await spawnCodexAppServer({
-    codexPath: pinnedCodexBinary(),
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-  });
+  let workspace: string;
+  let spawned: Awaited<ReturnType<typeof spawnCodexInHome>>["spawned"];
+  ({ provider, home, workspace, spawned } = await spawnCodexInHome([]));
   relay = await startRelay({
     upstream: { transport: recordingTransport(spawned, up) },
     allowedOrigins: [ORIGIN],

@@ -1,17 +1,9 @@
-// Findings 1 and 2 of issue 15, against the real codex 0.169.0: codex accepts other spellings of a
-// thread id and rollout paths, so a second page ("B") could read, resume or fork the first page's
-// ("A") thread by spelling its id differently or by naming its rollout path. The relay normalises
-// every thread id to codex's canonical spelling, refuses `path` / `history`, and checks the thread
-// in each answer.
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodexClient, JsonRpcMessage } from "@codex-rpc/core";
-import { spawnCodexAppServer } from "@codex-rpc/stdio";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider, reply, type CodexHome } from "@codex-rpc/testing";
+import { type MockResponsesProvider, reply, type CodexHome } from "@codex-rpc/testing";
 import type WebSocket from "ws";
 import { RelayErrorCode, type RelayHandle, startRelay } from "../src/index.js";
+import { spawnCodexInHome } from "./support/codex-in-home.js";
 import { recordingTransport } from "./support/recording-transport.js";
 import { call, connectThroughRelay, tryUpgrade } from "./support/relay-clients.js";
 
@@ -24,15 +16,9 @@ let aThread: { id: string; path: string | null };
 const up: JsonRpcMessage[] = [];
 
 beforeAll(async () => {
-  provider = await MockResponsesProvider.start({ script: [reply.text("A's answer")] });
-  home = await createCodexHome({ provider });
-  const workspace = join(home.dir, "workspace");
-  await mkdir(workspace);
-  const spawned = await spawnCodexAppServer({
-    codexPath: pinnedCodexBinary(),
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-  });
+  let workspace: string;
+  let spawned: Awaited<ReturnType<typeof spawnCodexInHome>>["spawned"];
+  ({ provider, home, workspace, spawned } = await spawnCodexInHome([reply.text("A's answer")]));
   relay = await startRelay({ upstream: { transport: recordingTransport(spawned, up) }, allowedOrigins: [ORIGIN] });
   a = await connectThroughRelay(relay.url, { token: relay.token, origin: ORIGIN });
   const thread = await a.startThread({ cwd: workspace, approvalPolicy: "never" });
