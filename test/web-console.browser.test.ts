@@ -173,7 +173,37 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     await waitForState(page.page, "refused");
     expect(await page.page.textContent("#error")).toContain(`does not allow this page's origin (${foreign.origin})`);
     await screenshot(page.page, "7-foreign-origin-refused");
+    // The discovery 403 carries Access-Control-Allow-Origin: *, so a refused page's fetch sees the
+    // status (what @codex-rpc/websocket's refusal probe needs to say "origin refused") instead of a CORS error.
+    const seen = await page.page.evaluate(
+      (url) =>
+        fetch(url, { cache: "no-store" }).then(
+          (response) => String(response.status),
+          (error: unknown) => `fetch failed: ${String(error)}`,
+        ),
+      `http://127.0.0.1:${relay.relay.port}/.well-known/codex-rpc-relay`,
+    );
+    console.log(`a foreign page fetching the discovery document: ${seen}`);
+    expect(seen).toBe("403");
     expect(relay.relay.upstreamMessageCount).toBe(2); // the relay's own initialize + initialized: nothing from the pages
+  });
+
+  it("--open's one-time code: the page exchanges it for the token once; a second page with the same code is refused (issue 15, finding 5)", async () => {
+    const relay = await relayWith([]);
+    const code = relay.relay.createLoginCode();
+    const first = await openPage(relay.consoleCodeUrl(code));
+    await waitForState(first.page, "open");
+    expect(first.page.url()).not.toContain(code); // taken out of the address bar
+    expect(first.errors).toEqual([]);
+    await first.page.reload(); // the token was kept for this tab
+    await waitForState(first.page, "open");
+    await screenshot(first.page, "7b-opened-with-one-time-code");
+
+    const second = await openPage(relay.consoleCodeUrl(code));
+    await waitForState(second.page, "refused");
+    const error = (await second.page.textContent("#error")) ?? "";
+    console.log(`a second page with the used code: ${error}`);
+    expect(error).toMatch(/^No token/);
   });
 
   it("steers and interrupts a running turn from the page", async () => {

@@ -50,6 +50,11 @@ export class ConsoleRelay {
     return `http://127.0.0.1:${this.#relay.port}/#token=${token}`;
   }
 
+  /** The console's address with a one-time code in the fragment (what `codex-rpc-relay --open` opens). */
+  consoleCodeUrl(code = this.#relay.createLoginCode()): string {
+    return `http://127.0.0.1:${this.#relay.port}/#code=${code}`;
+  }
+
   /** Stops the relay (and its app-server); `startAgain()` brings it back on the same port, token and home. */
   async stop(): Promise<void> {
     await this.#relay.close();

@@ -5,7 +5,7 @@ import { askInPage } from "./approval-prompt.js";
 import { byId } from "./dom.js";
 import { ItemView } from "./item-view.js";
 import { ConsoleConnectError, connectToRelay } from "./relay-connection.js";
-import { readRelayTarget } from "./relay-target.js";
+import { readRelayTarget, redeemLoginCode } from "./relay-target.js";
 
 const stateBadge = byId("state");
 const errorBox = byId("error");
@@ -109,7 +109,7 @@ byId("interrupt").addEventListener("click", () => guarded("Interrupting", async 
 
 async function start(): Promise<void> {
   setState("connecting");
-  const target = readRelayTarget(location, history, sessionStorage);
+  const target = await redeemLoginCode(readRelayTarget(location, history, sessionStorage), sessionStorage);
   byId("relay").textContent = target.relayBase;
   try {
     const connected = await connectToRelay(target, (request, { signal }) => askInPage(approvals, request, signal));

@@ -37,7 +37,10 @@ export interface ConnectedConsole {
 
 export async function connectToRelay(target: RelayTarget, approvals: ApprovalPolicy): Promise<ConnectedConsole> {
   if (target.token === undefined) {
-    throw new ConsoleConnectError("No token: open the URL codex-rpc-relay --open printed (it ends in #token=…).", "no-token");
+    throw new ConsoleConnectError(
+      "No token: open the URL codex-rpc-relay printed (it ends in #token=…); a #code=… from --open works once, for 60 s.",
+      "no-token",
+    );
   }
   const discovery = await discover(target.relayBase);
   // Without discovery, try the relay's socket where it would be, so the refusal is the relay's own.

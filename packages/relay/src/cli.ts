@@ -22,7 +22,8 @@ const USAGE = `Usage: codex-rpc-relay [options]
   --max-connections N      pages connected at once (default 32); one more closes with 1013
   --verbose                log connections and refusals to stderr (secrets redacted)
   --open                   serve the web console at the relay's URL and open it in the browser
-                           (the token goes in the URL's #fragment, which no server sees)
+                           (with a one-time code in the URL's #fragment, valid once for 60 s,
+                           that the page exchanges for the token: never the token itself)
   --console                serve the web console without opening a browser
   --help`;
 
@@ -73,9 +74,12 @@ async function main(): Promise<void> {
   console.log(`url: ${relay.url}`);
   console.log(`token: ${relay.token}`);
   if (values.open || values.console) {
-    const page = `http://${relay.host.includes(":") ? `[${relay.host}]` : relay.host}:${relay.port}/#token=${relay.token}`;
-    console.log(`console: ${page}`);
-    if (values.open && !(await openBrowser(page))) console.error("codex-rpc-relay: could not open a browser; open the console URL above yourself");
+    const base = `http://${relay.host.includes(":") ? `[${relay.host}]` : relay.host}:${relay.port}/`;
+    console.log(`console: ${base}#token=${relay.token}`);
+    // The opener's argv is readable by every local user and the browser keeps the URL: a one-time code goes there, not the token.
+    if (values.open && !(await openBrowser(`${base}#code=${relay.createLoginCode()}`))) {
+      console.error("codex-rpc-relay: could not open a browser; open the console URL above yourself");
+    }
   }
   let stopping = false;
   const stop = () => {

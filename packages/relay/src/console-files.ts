@@ -1,7 +1,7 @@
 // The web console's static files, served by the relay next to its WebSocket (`--open`, option
 // `consoleDir`). Nothing here holds the token: the page gets it in the URL's fragment
 // (`#token=…`), which browsers never send to a server, so it is in no request, log or Referer.
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,7 +34,10 @@ export async function serveConsoleFile(request: IncomingMessage, response: Serve
   }
   let body: Buffer;
   try {
-    body = await readFile(join(dir, relative));
+    // A symlink in the folder must not lead out of it.
+    const [root, file] = await Promise.all([realpath(dir), realpath(join(dir, relative))]);
+    if (!file.startsWith(root.endsWith(sep) ? root : `${root}${sep}`)) throw new Error("outside the console folder");
+    body = await readFile(file);
   } catch {
     response.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
     return;

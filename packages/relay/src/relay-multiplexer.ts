@@ -3,9 +3,12 @@ import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
 import { declineAnswer } from "./decline-answer.js";
 import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
+import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
 import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
+import { canonicalThreadId } from "./thread-id.js";
+import { checkThreadParams } from "./thread-params.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -24,6 +27,11 @@ export interface RelayMultiplexerOptions {
   /** How long the app-server may take to answer `initialize` (default 30 000 ms). */
   readonly initializeTimeoutMs?: number;
   readonly log?: RelayLogger;
+  /**
+   * Let pages pass `path` (a rollout file) or `history` to `thread/resume` / `thread/fork`
+   * (default false: refused, as a path can name another page's thread).
+   */
+  readonly allowRolloutPaths?: boolean;
 }
 
 /** JSON-RPC error codes the relay answers with (codex's own for the first two). */
@@ -79,6 +87,8 @@ export class RelayMultiplexer {
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
   readonly #owners = new Map<string, RelayConnection>();
+  /** Processes, watches, search sessions… each connection created (see resource-owners.ts). */
+  readonly #resources = new ResourceOwners<RelayConnection>();
   readonly #connections = new Set<RelayConnection>();
   readonly #turns = new RunningTurns();
   /** The relay's own requests (a leaving connection's cleanup), by upstream id: what to do with the answer. */
@@ -194,7 +204,10 @@ export class RelayMultiplexer {
       return;
     }
     if (threadId === undefined) {
-      for (const connection of this.#connections) connection.deliver(message);
+      const target = this.#resources.ownerOf(resourcesOf(message.params));
+      if (target === "nobody") this.#log(`dropped ${message.method.slice(0, 100)}: no connection owns what it names`);
+      else if (target !== "none") target.deliver(message);
+      else for (const connection of this.#connections) connection.deliver(message);
     } else if (owner) {
       owner.deliver(message);
     } else if (this.#openingInFlight > 0 && this.#backlogSize < MAX_BACKLOG) {
@@ -217,19 +230,32 @@ export class RelayMultiplexer {
     const opening = THREAD_OPENING_METHODS.has(pending.method);
     if (opening) this.#openingInFlight--;
     const { connection } = pending;
-    const threadId = opening && "result" in message ? threadOf(message.result) : undefined;
+    const answered = "result" in message ? threadOf(message.result) : undefined;
+    const answeredOwner = answered === undefined ? undefined : this.#owners.get(canonicalThreadId(answered));
+    if (answeredOwner !== undefined && answeredOwner !== connection) {
+      // An answer about another connection's thread, however the request named it: refused, ownership unchanged.
+      this.#log(`connection #${connection.id}: refused the answer to ${pending.method.slice(0, 100)}: another connection's thread`);
+      if (this.#openingInFlight === 0) this.#clearBacklog();
+      if (!connection.attached) return;
+      return connection.deliver({
+        id: pending.id,
+        error: { code: RelayErrorCode.threadNotOwned, message: "that thread is another connection's" },
+      } as JsonRpcMessage);
+    }
+    const threadId = opening && answered !== undefined ? canonicalThreadId(answered) : undefined;
     if (pending.method === "thread/unsubscribe" && "result" in message && pending.threadId !== undefined && this.#owners.get(pending.threadId) === connection) {
       this.#owners.delete(pending.threadId);
     }
     if (threadId !== undefined && connection.attached) {
       this.#owners.set(threadId, connection);
       for (const kept of this.#backlog.get(threadId) ?? []) connection.deliver(kept);
+    } else if (threadId !== undefined && !this.#owners.has(threadId) && !this.#closed) {
+      // Opened for a connection that has left meanwhile: given up as its other threads were.
+      this.#release(threadId, connection.id);
     }
-    if (this.#openingInFlight === 0) {
-      this.#backlog.clear();
-      this.#backlogSize = 0;
-    }
+    if (this.#openingInFlight === 0) this.#clearBacklog();
     if (!connection.attached) return;
+    if ("result" in message) this.#resources.claim(resourcesOf(message.result), connection);
     if (LIST_METHODS.has(pending.method) && "result" in message) {
       const result = filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread));
       return connection.deliver({ id: pending.id, result } as JsonRpcMessage);
@@ -237,10 +263,21 @@ export class RelayMultiplexer {
     connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
   }
 
+  #clearBacklog(): void {
+    this.#backlog.clear();
+    this.#backlogSize = 0;
+  }
+
+  /** Whether pages may pass `path` / `history` to `thread/resume` / `thread/fork`. */
+  get allowRolloutPaths(): boolean {
+    return this.#options.allowRolloutPaths ?? false;
+  }
+
   /** Called by a connection: a request to forward, after its checks. */
-  forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown): void {
+  forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown, threadId: string | undefined): void {
     const upstreamId = this.#nextId++;
-    this.#pending.set(upstreamId, { connection, id, method, threadId: threadOf(params) });
+    this.#pending.set(upstreamId, { connection, id, method, threadId });
+    this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
     this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params });
   }
@@ -253,6 +290,11 @@ export class RelayMultiplexer {
     const answer = "error" in message ? { error: message.error } : { result: (message as { result?: unknown }).result ?? null };
     this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage);
     return true;
+  }
+
+  /** The first process, watch, session… named in `params` that another connection owns, if any. */
+  resourceOfOther(connection: RelayConnection, params: unknown): string | undefined {
+    return this.#resources.takenByOther(resourcesOf(params), connection);
   }
 
   /** Who owns `threadId`: this connection, another, or nobody. */
@@ -268,6 +310,7 @@ export class RelayMultiplexer {
    */
   detach(connection: RelayConnection): void {
     if (!this.#connections.delete(connection)) return;
+    this.#resources.release(connection);
     for (const [thread, owner] of this.#owners) {
       if (owner !== connection) continue;
       this.#owners.delete(thread);
@@ -288,11 +331,14 @@ export class RelayMultiplexer {
   #release(threadId: string, connectionId: number): void {
     this.#released.add(threadId);
     if (this.#released.size > MAX_BACKLOG) this.#released.delete(this.#released.values().next().value!);
-    const unsubscribe = () =>
+    const unsubscribe = () => {
+      // A page may have resumed it meanwhile: then it is that page's, and stays subscribed.
+      if (this.#owners.has(threadId) || this.#closed) return;
       this.#request("thread/unsubscribe", { threadId }, (answer) => {
         this.#turns.forget(threadId);
         this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
       });
+    };
     if (!this.#interrupt(threadId, `connection #${connectionId} left`, unsubscribe)) unsubscribe();
   }
 
@@ -355,10 +401,7 @@ export class RelayConnection {
   /** A message the browser sent, parsed from one text frame. */
   receive(message: unknown): void {
     if (!this.#attached) return;
-    if (!this.#bucket.take()) {
-      this.mux.log(`connection #${this.id}: rate limit exceeded; closed`);
-      return this.close(RelayCloseCode.rateLimited, "rate limit exceeded");
-    }
+    if (this.#overRateLimit()) return;
     if (typeof message !== "object" || message === null || Array.isArray(message)) {
       return this.#error(null, RelayErrorCode.invalidRequest, "expected one JSON-RPC message object per frame");
     }
@@ -377,15 +420,32 @@ export class RelayConnection {
     }
     if (method === "initialize") return this.#initialize(id, record.params);
     if (!this.#initialized) return this.#error(id, RelayErrorCode.invalidRequest, "Not initialized");
-    const threadId = typeof record.params === "object" && record.params !== null ? (record.params as { threadId?: unknown }).threadId : undefined;
-    if (typeof threadId === "string") {
+    const checked = checkThreadParams(method, record.params, this.mux.allowRolloutPaths);
+    if ("refusal" in checked) {
+      this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)}: ${checked.refusal}`);
+      return this.#error(id, RelayErrorCode.threadNotOwned, checked.refusal);
+    }
+    const { threadId } = checked;
+    if (threadId !== undefined) {
       const ownership = this.mux.ownership(this, threadId);
       if (ownership === "other" || (ownership === "none" && !UNOWNED_THREAD_METHODS.has(method))) {
         this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} on a thread it does not own`);
         return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${threadId.slice(0, 100)} is not this connection's: start or resume it first`);
       }
     }
-    this.mux.forwardRequest(this, id, method, record.params);
+    const taken = this.mux.resourceOfOther(this, checked.params);
+    if (taken !== undefined) {
+      this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} naming another connection's ${taken.split(":")[0]}`);
+      return this.#error(id, RelayErrorCode.threadNotOwned, `${taken.slice(0, 120)} is another connection's`);
+    }
+    this.mux.forwardRequest(this, id, method, checked.params, threadId);
+  }
+
+  /** A text frame that is not JSON: answered with a parse error, after the rate limit. */
+  receiveUnparsable(): void {
+    if (!this.#attached) return;
+    if (this.#overRateLimit()) return;
+    this.#error(null, RelayErrorCode.parseError, "Parse error: one JSON message per text frame");
   }
 
   /** A message from the app-server for this connection. */
@@ -416,6 +476,14 @@ export class RelayConnection {
     const optOut = (params as { capabilities?: { optOutNotificationMethods?: unknown } } | undefined)?.capabilities?.optOutNotificationMethods;
     if (Array.isArray(optOut)) this.#optOut = new Set(optOut.filter((entry): entry is string => typeof entry === "string"));
     this.peer.send({ id, result: this.mux.initializeResult } as JsonRpcMessage);
+  }
+
+  /** Takes a message from the rate limit; over it, the connection is closed (1008) and true returned. */
+  #overRateLimit(): boolean {
+    if (this.#bucket.take()) return false;
+    this.mux.log(`connection #${this.id}: rate limit exceeded; closed`);
+    this.close(RelayCloseCode.rateLimited, "rate limit exceeded");
+    return true;
   }
 
   #error(id: JsonRpcId | null, code: number, message: string): void {

@@ -5,11 +5,12 @@ import type { JsonRpcMessage } from "@codex-rpc/core/transport";
 import { type WebSocket, WebSocketServer } from "ws";
 import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.js";
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
-import { RelayCloseCode, RelayErrorCode } from "./relay-multiplexer.js";
+import { RelayCloseCode } from "./relay-multiplexer.js";
 import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
 import type { RateLimit } from "./token-bucket.js";
 import { serveConsoleFile } from "./console-files.js";
 import { checkGivenToken } from "./given-token.js";
+import { exchangeLoginCode, LOGIN_CODE_PATH, LoginCodes } from "./login-codes.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
@@ -59,6 +60,11 @@ export interface RelayOptions {
   readonly log?: RelayLogger;
   /** The token pages must present (≥ 32 base64url characters), e.g. to survive a restart. Default: a fresh random one. */
   readonly token?: string;
+  /**
+   * Let pages pass `path` (a rollout file) or `history` to `thread/resume` / `thread/fork`.
+   * Default false: refused with -32003, as a rollout path can name another page's thread.
+   */
+  readonly allowRolloutPaths?: boolean;
   /** Serve the web console's static files from this folder at `/` (the CLI's `--open`). Default: no pages. */
   readonly consoleDir?: string;
 }
@@ -79,6 +85,11 @@ export interface RelayHandle {
   readonly upstreamEnded: Promise<void>;
   /** Messages the relay sent to the app-server so far (its own handshake included). */
   readonly upstreamMessageCount: number;
+  /**
+   * A one-time code (valid once, for 60 s) the relay's console page exchanges for the token
+   * (`#code=…`): the CLI's `--open` puts it, not the token, in the URL it hands the browser.
+   */
+  createLoginCode(): string;
   /** Stops listening, closes every connection (1001) and the app-server (a spawned one exits). */
   close(): Promise<void>;
 }
@@ -108,6 +119,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     log,
     ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
     ...(options.experimentalApi !== undefined ? { experimentalApi: options.experimentalApi } : {}),
+    ...(options.allowRolloutPaths ? { allowRolloutPaths: true } : {}),
   };
   const pool = options.isolation === "process" ? upstreamPerConnection(options.upstream, muxOptions) : await sharedUpstream(options.upstream, muxOptions);
 
@@ -117,7 +129,13 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     handleProtocols: (protocols) =>
       protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
   });
-  const server = createServer((request, response) => serveHttp(request, response, allowed, wsUrl, options.consoleDir));
+  const codes = new LoginCodes();
+  /** The relay's own origins (its console's): the only ones that may exchange a login code. */
+  const own = new Set<string>();
+  const server = createServer((request, response) => {
+    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token);
+    serveHttp(request, response, allowed, wsUrl, options.consoleDir);
+  });
   let wsUrl = "";
   /** Browser connections open now (accepted, not yet closed). */
   let connections = 0;
@@ -127,14 +145,15 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
       return refuse(socket, refusal);
     }
-    if (connections >= maxConnections) {
-      log(`refused a connection: ${connections} open, the limit (maxConnections)`);
-      return wss.handleUpgrade(request, socket, head, (ws) =>
-        ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`),
-      );
-    }
-    connections++;
-    wss.handleUpgrade(request, socket, head, (ws) => accept(ws));
+    // Counted once upgraded: `ws` never calls back when it aborts the handshake (no Sec-WebSocket-Key…).
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      if (connections >= maxConnections) {
+        log(`refused a connection: ${connections} open, the limit (maxConnections)`);
+        return ws.close(RelayCloseCode.tooManyConnections, `too many connections (the relay allows ${maxConnections})`);
+      }
+      connections++;
+      accept(ws);
+    });
   });
 
   const accept = (ws: WebSocket) => {
@@ -167,18 +186,22 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       try {
         message = JSON.parse(data.toString());
       } catch {
-        return ws.send(JSON.stringify({ id: null, error: { code: RelayErrorCode.parseError, message: "Parse error: one JSON message per text frame" } }));
+        // Through the connection, so that it counts against the rate limit too.
+        return void session.then((opened) => opened?.connection.receiveUnparsable());
       }
       void session.then((opened) => opened?.connection.receive(message));
     });
     ws.on("error", (error) => log(`a connection: ${error.message}`));
     ws.on("close", (code) => {
-      connections--;
-      void session.then((opened) => {
-        if (!opened) return;
-        log(`connection #${opened.connection.id} closed (${code})`);
-        return opened.release();
-      });
+      // Still counted until its session is released: with isolation "process" that is when its
+      // app-server, maybe still starting, has been closed — so maxConnections bounds app-servers too.
+      void session
+        .then((opened) => {
+          if (!opened) return;
+          log(`connection #${opened.connection.id} closed (${code})`);
+          return opened.release();
+        })
+        .finally(() => connections--);
     });
   };
 
@@ -191,8 +214,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   wsUrl = `ws://${urlHost}:${port}/`;
   // The relay's own pages (the console it may serve) are always allowed.
-  allowed.add(`http://${urlHost}:${port}`);
-  if (isLoopbackHost(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) allowed.add(`http://${name}:${port}`);
+  own.add(`http://${urlHost}:${port}`);
+  if (isLoopbackHost(host)) for (const name of ["localhost", "127.0.0.1", "[::1]"]) own.add(`http://${name}:${port}`);
+  for (const origin of own) allowed.add(origin);
   log(`listening on ${wsUrl}`);
 
   let closing: Promise<void> | undefined;
@@ -206,6 +230,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     get upstreamMessageCount() {
       return pool.sentUpstream;
     },
+    createLoginCode: () => codes.create(),
     close: () => {
       closing ??= (async () => {
         await pool.close();
@@ -228,7 +253,8 @@ function byteLength(data: Buffer | ArrayBuffer | Buffer[]): number {
 function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: ReadonlySet<string>, wsUrl: string, consoleDir?: string): void {
   const origin = request.headers.origin;
   if (!originAllowed(origin, allowed)) {
-    response.writeHead(403, { "content-type": "text/plain" }).end("origin not allowed\n");
+    // Readable by any page (no secret in it), so that a refused page's fetch sees the 403 instead of a CORS failure.
+    response.writeHead(403, { "content-type": "text/plain", "access-control-allow-origin": "*" }).end("origin not allowed\n");
     return;
   }
   if (request.method !== "GET" || requestUrl(request)?.pathname !== DISCOVERY_PATH) {

@@ -2,6 +2,9 @@
 // console's URL with the token in the #fragment, serves the built console (packages/relay/console)
 // at /, and --open without a browser to open says so and keeps serving.
 import { type ChildProcess, spawn } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
@@ -61,6 +64,35 @@ it("--open with no browser opener on PATH says so on stderr and keeps serving", 
   for (let i = 0; i < 50 && !output.stderr.includes("could not open a browser"); i++) await new Promise((resolve) => setTimeout(resolve, 20));
   expect(output.stderr).toContain("could not open a browser; open the console URL above yourself");
   expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+  child.kill("SIGTERM");
+  expect(await exited).toBe(0);
+});
+
+it("--open hands the browser opener a one-time code, never the token (issue 15, finding 5)", async () => {
+  // A stand-in xdg-open that writes down the argv it was given (what /proc/<pid>/cmdline shows).
+  const bin = await mkdtemp(join(tmpdir(), "codex-rpc-opener-"));
+  cleanups.push(() => rm(bin, { recursive: true, force: true }));
+  const argvFile = join(bin, "argv.txt");
+  await writeFile(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s\\n' "$@" > '${argvFile}'\n`);
+  await chmod(join(bin, "xdg-open"), 0o755);
+  const { child, exited, token, port } = await startCli("--open", bin);
+  let argv = "";
+  for (let i = 0; i < 100 && !argv; i++) {
+    argv = await readFile(argvFile, "utf8").catch(() => "");
+    if (!argv) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  console.log(`--open ran: xdg-open ${argv.trim()}`);
+  expect(argv).not.toContain(token);
+  const code = /^http:\/\/127\.0\.0\.1:(\d+)\/#code=([\w-]+)$/m.exec(argv);
+  expect(code?.[1]).toBe(port);
+  const exchange = () =>
+    fetch(`http://127.0.0.1:${port}/.well-known/codex-rpc-relay/code`, {
+      method: "POST",
+      headers: { origin: `http://127.0.0.1:${port}`, "content-type": "application/json" },
+      body: JSON.stringify({ code: code?.[2] }),
+    });
+  expect(await (await exchange()).json()).toEqual({ token });
+  expect((await exchange()).status).toBe(403);
   child.kill("SIGTERM");
   expect(await exited).toBe(0);
 });

@@ -14,7 +14,7 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function processRelay() {
+async function processRelay(more: { maxConnections?: number } = {}) {
   const provider = await MockResponsesProvider.start({ script: [] });
   const home = await createCodexHome({ provider });
   cleanups.push(async () => (await provider.close(), await home.cleanup()));
@@ -25,6 +25,7 @@ async function processRelay() {
     isolation: "process",
     upstream: { spawn: { codexPath: pinnedCodexBinary(), cwd: workspace, env } },
     maxQueuedWhileStarting: { messages: 5 },
+    ...more,
   });
   cleanups.push(() => relay.close());
   return relay;
@@ -55,4 +56,21 @@ it("more than the cap before the app-server is ready closes the connection with 
   const { code, reason } = await closed;
   console.log(`20 messages sent at once to a process-isolated connection (cap 5): closed ${code} "${reason}" after ${Date.now() - startedAt} ms`);
   expect({ code, reason }).toEqual({ code: RelayCloseCode.rateLimited, reason: "too many messages before the app-server was ready" });
+});
+
+it("maxConnections bounds the app-servers: a connection counts until its app-server is closed (issue 15, finding 6)", async () => {
+  const relay = await processRelay({ maxConnections: 2 });
+  const codes: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const socket = await open(relay);
+    const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+    socket.close();
+    codes.push(await closed);
+  }
+  // Wait for the app-servers that did start to be closed, then count their handshakes.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const started = relay.upstreamMessageCount / 2; // initialize + initialized each
+  console.log(`10 connections opened and closed at once, maxConnections 2: ${started} app-servers started; close codes ${codes.join(",")}`);
+  expect(started).toBeLessThanOrEqual(2);
+  expect(codes).toContain(RelayCloseCode.tooManyConnections);
 });

@@ -2,25 +2,9 @@
 // thread ownership (requests refused, notifications routed), server requests to the owner or
 // declined, limits.
 import { describe, expect, it } from "vitest";
-import type { JsonRpcMessage } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/core/testing";
-import { RelayCloseCode, RelayErrorCode, RelayMultiplexer, type RelayMultiplexerOptions, type RelayPeer } from "../src/index.js";
-
-interface FakePeer extends RelayPeer {
-  readonly sent: Record<string, any>[];
-  closedWith?: { code: number; reason: string };
-}
-
-function fakePeer(): FakePeer {
-  const peer: FakePeer = {
-    sent: [],
-    send: (message: JsonRpcMessage) => void peer.sent.push(message as Record<string, any>),
-    close: (code, reason) => void (peer.closedWith = { code, reason }),
-  };
-  return peer;
-}
-
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { RelayCloseCode, RelayErrorCode, RelayMultiplexer, type RelayMultiplexerOptions } from "../src/index.js";
 
 async function setup(options: RelayMultiplexerOptions = {}) {
   const server = new FakeAppServer();

@@ -1,14 +1,8 @@
-// The relay's security table, against the real codex 0.169.0 (mock model, offline): each attack
-// is refused, and the app-server receives nothing from it (every message the relay sends upstream
-// is recorded and counted). The table is printed after the run.
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodexClient, JsonRpcMessage } from "@codex-rpc/core";
-import { spawnCodexAppServer } from "@codex-rpc/stdio";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider, type CodexHome } from "@codex-rpc/testing";
+import type { MockResponsesProvider, CodexHome } from "@codex-rpc/testing";
 import { RelayCloseCode, RelayErrorCode, type RelayHandle, startRelay } from "../src/index.js";
+import { spawnCodexInHome } from "./support/codex-in-home.js";
 import { recordingTransport } from "./support/recording-transport.js";
 import { call, closeCode, connectThroughRelay, tryUpgrade } from "./support/relay-clients.js";
 
@@ -26,15 +20,9 @@ const up: JsonRpcMessage[] = [];
 const table: { attack: string; outcome: string; upstream: string }[] = [];
 
 beforeAll(async () => {
-  provider = await MockResponsesProvider.start({ script: [] });
-  home = await createCodexHome({ provider });
-  const workspace = join(home.dir, "workspace");
-  await mkdir(workspace);
-  const spawned = await spawnCodexAppServer({
-    codexPath: pinnedCodexBinary(),
-    cwd: workspace,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-  });
+  let workspace: string;
+  let spawned: Awaited<ReturnType<typeof spawnCodexInHome>>["spawned"];
+  ({ provider, home, workspace, spawned } = await spawnCodexInHome([]));
   relay = await startRelay({
     upstream: { transport: recordingTransport(spawned, up) },
     allowedOrigins: [ORIGIN],
@@ -192,6 +180,90 @@ describe("relay security table", () => {
       return "closed 1013 (try again later)";
     });
   });
+
+  it("another connection's thread id spelt another way: refused, nothing forwarded (issue 15)", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    await call(socket, 1, "initialize", { clientInfo: { name: "speller", version: "0" } });
+    const spellings = [ownerThreadId.toUpperCase(), ownerThreadId.replaceAll("-", ""), `{${ownerThreadId}}`, `urn:uuid:${ownerThreadId}`];
+    await attack("another connection's thread id spelt another way (upper case, no hyphens, {…}, urn:uuid:; read/resume/fork)", async () => {
+      let id = 2;
+      for (const spelling of spellings) {
+        for (const method of ["thread/read", "thread/resume", "thread/fork"]) {
+          expect((await call(socket, id++, method, { threadId: spelling })).error).toMatchObject({ code: RelayErrorCode.threadNotOwned });
+        }
+      }
+      return `JSON-RPC error ${RelayErrorCode.threadNotOwned} ×${spellings.length * 3}`;
+    });
+    await attack("another connection's rollout path (thread/resume, thread/fork with `path`)", async () => {
+      const path = (await owner.request("thread/read", { threadId: ownerThreadId, includeTurns: false })).thread.path;
+      up.splice(up.length - 1); // the owner's own thread/read above is not the attack's
+      for (const [id, method] of [
+        [100, "thread/resume"],
+        [101, "thread/fork"],
+      ] as const) {
+        expect((await call(socket, id, method, { threadId: "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b", path })).error).toMatchObject({
+          code: RelayErrorCode.threadNotOwned,
+        });
+      }
+      return `JSON-RPC error ${RelayErrorCode.threadNotOwned} ×2 (path refused)`;
+    });
+    await attack(
+      "another connection's thread in search results (thread/search)",
+      async () => {
+        const found = (await call(socket, 200, "thread/search", { searchTerm: "hello" })) as {
+          result?: { data: { thread: { id: string } }[] };
+          error?: unknown;
+        };
+        console.log(`thread/search through the relay: ${JSON.stringify(found.error ?? { ids: found.result?.data.map((hit) => hit.thread.id) })}`);
+        expect(found.result?.data.map((hit) => hit.thread.id) ?? []).not.toContain(ownerThreadId);
+        return "filtered out of the answer";
+      },
+      1,
+    );
+    socket.close();
+    await closeCode(socket);
+  });
+
+  it("another connection's process output: not delivered; naming its processId refused (issue 15)", async () => {
+    const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
+    if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
+    const { socket } = outcome;
+    await call(socket, 1, "initialize", { clientInfo: { name: "eavesdropper", version: "0" } });
+    socket.send(JSON.stringify({ method: "initialized" }));
+    const seen: string[] = [];
+    socket.on("message", (data) => seen.push(String((JSON.parse(String(data)) as { method?: string }).method)));
+    const deltas: unknown[] = [];
+    const subscription = owner.notifications("command/exec/outputDelta").subscribe((params) => deltas.push(params));
+    const exec = await owner.request("command/exec", { command: ["sh", "-c", "echo secret-output"], processId: "p1", streamStdoutStderr: true } as never);
+    subscription.unsubscribe();
+    console.log(
+      `command/exec p1 through the relay: ${JSON.stringify(exec)}; the owner got ${deltas.length} command/exec/outputDelta: ${JSON.stringify(deltas).slice(0, 300)}`,
+    );
+    await attack("another connection's process output (command/exec/outputDelta of processId p1; command/exec/terminate p1)", async () => {
+      expect((await call(socket, 2, "command/exec/terminate", { processId: "p1" })).error).toMatchObject({ code: RelayErrorCode.threadNotOwned });
+      expect(seen).not.toContain("command/exec/outputDelta");
+      return `not delivered; JSON-RPC error ${RelayErrorCode.threadNotOwned}`;
+    });
+    socket.close();
+    await closeCode(socket);
+  });
+
+  it("--open's URL holds a one-time code, not the token (issue 15)", () =>
+    attack("the --open URL (in the opener's argv and browser history)", async () => {
+      const code = relay.createLoginCode();
+      expect(code).not.toContain(relay.token);
+      const exchange = () =>
+        fetch(`http://127.0.0.1:${relay.port}/.well-known/codex-rpc-relay/code`, {
+          method: "POST",
+          headers: { origin: `http://127.0.0.1:${relay.port}`, "content-type": "application/json" },
+          body: JSON.stringify({ code }),
+        });
+      expect((await exchange()).status).toBe(200);
+      expect((await exchange()).status).toBe(403);
+      return "a one-time code (60 s), exchanged once; used again: 403";
+    }));
 
   it("the owner's connection still works after all that", async () => {
     const read = await owner.request("thread/read", { threadId: ownerThreadId, includeTurns: false });

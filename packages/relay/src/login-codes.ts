@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { tokenMatches } from "./token.js";
+
+/** Where a page exchanges a one-time code for the launch token (POST, same origin only). */
+export const LOGIN_CODE_PATH = "/.well-known/codex-rpc-relay/code";
+/** How long a code is valid (60 s). */
+export const LOGIN_CODE_TTL_MS = 60_000;
+const MAX_BODY_BYTES = 1024;
+
+/**
+ * One-time codes for opening the console (`--open`): the URL handed to the browser opener (and so
+ * to a process's argv, readable by every local user, and to the browser's history) carries a code
+ * instead of the token. The page posts it back once to {@link LOGIN_CODE_PATH} and gets the token;
+ * the code is then dead, and dies anyway after {@link LOGIN_CODE_TTL_MS}.
+ */
+export class LoginCodes {
+  readonly #codes = new Map<string, number>();
+
+  constructor(private readonly ttlMs = LOGIN_CODE_TTL_MS) {}
+
+  /** A fresh code (32 random bytes, base64url), valid once for the TTL. */
+  create(now = Date.now()): string {
+    const code = randomBytes(32).toString("base64url");
+    this.#codes.set(code, now + this.ttlMs);
+    return code;
+  }
+
+  /** Whether `code` is a live code; it is used up either way. */
+  redeem(code: string, now = Date.now()): boolean {
+    let found: string | undefined;
+    for (const [live, expires] of this.#codes) {
+      if (expires <= now) this.#codes.delete(live);
+      else if (tokenMatches(code, live)) found = live;
+    }
+    if (found === undefined) return false;
+    this.#codes.delete(found);
+    return true;
+  }
+}
+
+/**
+ * Answers `POST {LOGIN_CODE_PATH}` with `{ "code": "…" }`: 200 `{ "token": "…" }` for a live code
+ * from one of the relay's own origins (the console it serves), 403 otherwise.
+ */
+export async function exchangeLoginCode(
+  request: IncomingMessage,
+  response: ServerResponse,
+  codes: LoginCodes,
+  ownOrigins: ReadonlySet<string>,
+  token: string,
+): Promise<void> {
+  const origin = request.headers.origin;
+  const refuse = (status: number, why: string) =>
+    void response.writeHead(status, { "content-type": "text/plain", "cache-control": "no-store" }).end(`${why}\n`);
+  if (request.method !== "POST") return refuse(405, "POST a code");
+  if (origin === undefined || !ownOrigins.has(origin)) return refuse(403, "only the relay's own pages may exchange a code");
+  let body = "";
+  for await (const chunk of request) {
+    body += String(chunk);
+    if (body.length > MAX_BODY_BYTES) return refuse(413, "too large");
+  }
+  let code: unknown;
+  try {
+    code = (JSON.parse(body) as { code?: unknown }).code;
+  } catch {
+    return refuse(400, 'expected {"code": "…"}');
+  }
+  if (typeof code !== "string" || !codes.redeem(code)) return refuse(403, "unknown, used or expired code");
+  response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(`${JSON.stringify({ token })}\n`);
+}
