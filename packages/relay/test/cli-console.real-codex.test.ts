@@ -1,16 +1,13 @@
 // `codex-rpc-relay --console` / `--open` (dist/cli.js) with the real codex 0.169.0: it prints the
 // console's URL with the token in the #fragment, serves the built console (packages/relay/console)
 // at /, and --open without a browser to open says so and keeps serving.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, expect, it } from "vitest";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider } from "@codex-rpc/testing";
+import { startRelayCli } from "./support/relay-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -29,18 +26,7 @@ function waitForOutput(child: ChildProcess, pattern: RegExp): Promise<RegExpExec
 }
 
 async function startCli(flag: string, path: string) {
-  const provider = await MockResponsesProvider.start({ script: [] });
-  const home = await createCodexHome({ provider });
-  cleanups.push(async () => (await provider.close(), await home.cleanup()));
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary(), flag], {
-    env: { PATH: path, ...home.env },
-    cwd: home.dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output = { stderr: "" };
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  cleanups.push(() => void child.kill("SIGKILL"));
+  const { child, output, exited } = await startRelayCli(cleanups, [flag], path);
   const match = await waitForOutput(child, /^token: (\S+)\nconsole: (http:\/\/127\.0\.0\.1:(\d+)\/#token=(\S+))\n/m);
   return { child, output, exited, token: match[1]!, consoleUrl: match[2]!, port: match[3]!, fragmentToken: match[4]! };
 }

@@ -1,14 +1,11 @@
 // The codex-rpc-relay CLI (dist/cli.js, as `npx codex-rpc-relay` runs it) with the real codex
 // 0.169.0: it prints the URL and the token once, serves a page, logs refusals without the token,
 // and on SIGTERM ends the app-server it spawned.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { afterEach, expect, it } from "vitest";
-import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
-import { createCodexHome, MockResponsesProvider } from "@codex-rpc/testing";
 import { connectThroughRelay, tryUpgrade } from "./support/relay-clients.js";
+import { startRelayCli } from "./support/relay-cli.js";
 
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -38,20 +35,9 @@ function waitForLines(child: ChildProcess, count: number): Promise<string[]> {
 
 /** Runs the CLI (with these extra arguments) against a fresh mock-model CODEX_HOME; waits for its two lines. */
 async function startCli(...args: string[]) {
-  const provider = await MockResponsesProvider.start({ script: [] });
-  const home = await createCodexHome({ provider });
-  cleanups.push(async () => (await provider.close(), await home.cleanup()));
-  const child = spawn(process.execPath, [CLI, "--port", "0", "--codex", pinnedCodexBinary(), ...args], {
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env },
-    cwd: home.dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const output = { stderr: "" };
-  child.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  cleanups.push(() => void child.kill("SIGKILL"));
-  const lines = await waitForLines(child, 2);
-  return { child, output, exited, lines };
+  const cli = await startRelayCli(cleanups, args);
+  const lines = await waitForLines(cli.child, 2);
+  return { ...cli, lines };
 }
 
 it("prints url and token once, serves a page, redacts its log, and ends its app-server on SIGTERM", async () => {
