@@ -8,7 +8,8 @@ import { runtimeBinary } from "../support/runtimes.js";
 import { type Consumer, createConsumer } from "./consumer.js";
 
 const VERSION = JSON.parse(readFileSync(new URL("../../packages/core/package.json", import.meta.url), "utf8")).version as string;
-// answerApproval refuses a decision outside its vocabulary: a throw inside core, from user code.
+// answerApproval refuses a decision outside its vocabulary: a throw inside core (in the module that
+// answers by policy, loaded on demand), from user code.
 const PROGRAM = `import { answerApproval } from "@codex-rpc/core";
 try {
   await answerApproval("bogus", "item/commandExecution/requestApproval", {}, new AbortController().signal);
@@ -24,10 +25,10 @@ beforeAll(() => {
 }, 120_000);
 afterAll(() => consumer?.remove());
 
-/** The frame of `answerApproval`: its file (as a path) and line. */
+/** The innermost frame (where it threw): its file (as a path) and line. */
 function frameOf(stack: string): { file: string; line: number } {
-  const match = /at answerApproval \((?:file:\/\/)?([^)]+?):(\d+):\d+\)/.exec(stack);
-  if (!match?.[1] || !match[2]) throw new Error(`no answerApproval frame in:\n${stack}`);
+  const match = /^\s*at (?:\S+ \()?(?:file:\/\/)?([^)\s]+?):(\d+):\d+\)?$/m.exec(stack);
+  if (!match?.[1] || !match[2]) throw new Error(`no frame in:\n${stack}`);
   return { file: match[1], line: Number(match[2]) };
 }
 
@@ -40,7 +41,7 @@ describe("source maps of an installed package", () => {
       const result = spawnSync(command, [...args], { cwd: consumer.dir, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
       expect(result.status, result.stderr).toBe(0);
       const { file, line } = frameOf(result.stdout);
-      expect(file).toMatch(/node_modules\/@codex-rpc\/core\/src\/client\/approval-policy\.ts$/);
+      expect(file).toMatch(/node_modules\/@codex-rpc\/core\/src\/client\/approval-answer\.ts$/);
       expect(file.startsWith(consumer.dir) || file.includes("/codex-rpc-consumer-source-maps-")).toBe(true);
       expect(existsSync(file)).toBe(true);
       expect(readFileSync(file, "utf8").split("\n")[line - 1]).toContain("throw new InvalidHandlerResultError(method, `the approval policy returned");
@@ -49,6 +50,6 @@ describe("source maps of an installed package", () => {
 
   it("without source maps the frame is in dist/ (what the maps translate from)", () => {
     const result = spawnSync(process.execPath, ["main.mjs"], { cwd: consumer.dir, encoding: "utf8" });
-    expect(frameOf(result.stdout).file).toMatch(/node_modules\/@codex-rpc\/core\/dist\/client\/approval-policy\.js$/);
+    expect(frameOf(result.stdout).file).toMatch(/node_modules\/@codex-rpc\/core\/dist\/client\/approval-answer\.js$/);
   });
 });
