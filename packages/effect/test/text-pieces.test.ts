@@ -10,13 +10,18 @@ import { joinedPerBurst } from "../src/text-pieces.js";
 import { ServerError } from "@codex-rpc/core";
 
 const nextMacrotask = () => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)));
+/** Until the forked reader subscribed: a value sent before that goes nowhere (the source is hot). */
+const subscribed = (source: Subject<string>) =>
+  Effect.promise(async () => {
+    while (!source.observed) await new Promise((resolve) => setTimeout(resolve, 1));
+  });
 
 describe("joinedPerBurst", () => {
   it.live("joins what arrives together, keeps apart what does not, and ends after the last piece", () =>
     Effect.gen(function* () {
       const deltas = new Subject<string>();
       const reading = yield* Effect.forkChild(Stream.runCollect(streamFrom(joinedPerBurst(deltas))));
-      yield* nextMacrotask();
+      yield* subscribed(deltas);
       deltas.next("Hel");
       deltas.next("lo");
       yield* nextMacrotask();
@@ -35,7 +40,7 @@ describe("joinedPerBurst", () => {
       const reading = yield* Effect.forkChild(
         Effect.exit(Stream.runForEach(streamFrom(joinedPerBurst(deltas)), (piece) => Effect.sync(() => seen.push(piece)))),
       );
-      yield* nextMacrotask();
+      yield* subscribed(deltas);
       deltas.next("a");
       deltas.next("b");
       deltas.error(new ServerError("turn/start", 1, -32000, "boom", undefined));
@@ -49,7 +54,7 @@ describe("joinedPerBurst", () => {
     Effect.gen(function* () {
       const deltas = new Subject<string>();
       const reading = yield* Effect.forkChild(Stream.runCollect(Stream.take(streamFrom(joinedPerBurst(deltas)), 1)));
-      yield* nextMacrotask();
+      yield* subscribed(deltas);
       deltas.next("first");
       yield* nextMacrotask();
       expect(yield* Fiber.join(reading)).toEqual(["first"]);

@@ -71,7 +71,8 @@ describe("a turn's Streams cost what core costs", () => {
     Effect.gen(function* () {
       const { turn, more } = yield* heldTurn();
       const text = yield* Effect.forkChild(Stream.runCollect(turn.text));
-      yield* Effect.yieldNow;
+      // The events log and now the text run: what is sent from here on goes to the run live.
+      yield* Effect.promise(() => waitFor(() => turnSubscriberCount(turn.turn) === 2));
       yield* Effect.all([more("c"), more("d"), more("e")]);
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)));
       yield* more("f");
