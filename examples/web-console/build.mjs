@@ -20,8 +20,10 @@ const result = await build({
   entryPoints: [join(here, "src", "main.ts")],
   outdir: out,
   entryNames: "app",
-  // The generated validators (~1.5 MB) are loaded by a dynamic import only with `validate`: their own
-  // chunk, which this page never fetches.
+  // The generated validators (~1.5 MB, 4 MB of source maps) are loaded by a dynamic import only
+  // with `validate`, which this page never passes: left out of the build (the import stays, unbundled
+  // and never run), so the relay's tarball does not carry them.
+  external: ["./validators.js", "@codex-rpc/protocol/validators"],
   splitting: true,
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,
