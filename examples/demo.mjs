@@ -31,6 +31,18 @@ const dim = (text) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 /** @param {string} text */
 const bold = (text) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 
+/** Stops the demo with a message for the user and an exit code, not as a failure of the demo. */
+class DemoExit extends Error {
+  /**
+   * @param {string} message
+   * @param {number} exitCode
+   */
+  constructor(message, exitCode) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
 /** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
 try {
@@ -79,12 +91,40 @@ try {
   });
   cleanups.unshift(() => client.close());
   console.log(dim(`connected to ${client.initializeResponse.userAgent}`));
+  if (values.real) {
+    // Without a login codex still takes the turn, then retries the model for ever ("waiting for
+    // network"): say so now instead of streaming nothing.
+    const { account, requiresOpenaiAuth } = await client.account.read();
+    if (account === null && requiresOpenaiAuth && !process.env.OPENAI_API_KEY) {
+      throw new DemoExit("codex is not logged in: run `npx @openai/codex login` (or set OPENAI_API_KEY), then try again", 2);
+    }
+  }
 
   const thread = await client.startThread({ cwd: workspace, approvalPolicy: "untrusted" });
   console.log(`${bold("you")}: ${prompt}`);
   process.stdout.write(`${bold("codex")}: `);
   const turn = thread.run(prompt);
-  turn.text$.subscribe((delta) => process.stdout.write(delta));
+  let midLine = true;
+  turn.text$.subscribe((delta) => {
+    process.stdout.write(delta);
+    midLine = !delta.endsWith("\n");
+  });
+  // codex reports each retry of the model (an `error` with willRetry): show it, or a turn that
+  // cannot reach its model looks like a hang.
+  // Ctrl-C interrupts the turn; the demo then ends as usual, removing what it made.
+  process.once("SIGINT", () => void turn.interrupt().catch(() => undefined));
+  let retries = 0;
+  turn.events$.subscribe((event) => {
+    if (event.method === "error" && event.params.willRetry) {
+      if (retries++ === 0) {
+        console.log(`${midLine ? "\n" : ""}${dim("(codex retries the model; Ctrl-C stops the turn)")}`);
+        midLine = false;
+      }
+      const { message, additionalDetails } = event.params.error;
+      console.log(`${midLine ? "\n" : ""}${dim(`(codex: ${message}${additionalDetails ? ` ${additionalDetails}` : ""})`)}`);
+      midLine = false;
+    }
+  });
   turn.items$.subscribe(({ phase, item }) => {
     if (phase === "completed" && item.type === "commandExecution") {
       console.log(dim(`\n$ ${item.command}\n${(item.aggregatedOutput ?? "").trimEnd()}\n(${item.status}, exit ${item.exitCode})`));
@@ -95,8 +135,8 @@ try {
   console.log(dim(`\nturn ${done.status}; ${done.items.length} items`));
   process.exitCode = done.status === "completed" ? 0 : 1;
 } catch (error) {
-  console.error(`demo failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = 1;
+  console.error(`demo${error instanceof DemoExit ? "" : " failed"}: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = error instanceof DemoExit ? error.exitCode : 1;
 } finally {
   for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 }
