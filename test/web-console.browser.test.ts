@@ -203,7 +203,9 @@ describe.runIf(RUN_BROWSER_TESTS)("the web console in Chromium, through the rela
     await waitForState(second.page, "refused");
     const error = (await second.page.textContent("#error")) ?? "";
     console.log(`a second page with the used code: ${error}`);
-    expect(error).toMatch(/^No token/);
+    expect(error).toMatch(
+      /^No token: the relay refused this page's one-time code \(a #code=… from --open works once, for 60 s, and this one was used or has expired\)/,
+    );
   });
 
   it("steers and interrupts a running turn from the page", async () => {

@@ -35,13 +35,17 @@ export interface ConnectedConsole {
   readonly wsUrl: string;
 }
 
+function noTokenMessage(target: RelayTarget): string {
+  const printed = "open the URL codex-rpc-relay printed (it ends in #token=…) or run codex-rpc-relay --open again";
+  if (target.codeFailed === "refused")
+    return `No token: the relay refused this page's one-time code (a #code=… from --open works once, for 60 s, and this one was used or has expired): ${printed}.`;
+  if (target.codeFailed === "unreachable")
+    return `No token: the relay at ${target.relayBase} could not be asked for this page's one-time code (is it running?): ${printed}.`;
+  return "No token: open the URL codex-rpc-relay printed (it ends in #token=…); a #code=… from --open works once, for 60 s.";
+}
+
 export async function connectToRelay(target: RelayTarget, approvals: ApprovalPolicy): Promise<ConnectedConsole> {
-  if (target.token === undefined) {
-    throw new ConsoleConnectError(
-      "No token: open the URL codex-rpc-relay printed (it ends in #token=…); a #code=… from --open works once, for 60 s.",
-      "no-token",
-    );
-  }
+  if (target.token === undefined) throw new ConsoleConnectError(noTokenMessage(target), "no-token");
   const discovery = await discover(target.relayBase);
   // Without discovery, try the relay's socket where it would be, so the refusal is the relay's own.
   const ws = discovery?.ws ?? `${target.relayBase.replace(/^http/, "ws")}/`;

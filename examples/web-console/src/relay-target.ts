@@ -13,6 +13,8 @@ export interface RelayTarget {
   readonly token: string | undefined;
   /** A one-time code to exchange for the token (`#code=…`), when the page was given one. */
   readonly code?: string;
+  /** Why the page's one-time code gave no token: the relay refused it (used, expired), or it could not be asked. */
+  readonly codeFailed?: "refused" | "unreachable";
 }
 
 /** Where the relay exchanges a one-time code for the token (@codex-rpc/relay's LOGIN_CODE_PATH). */
@@ -33,8 +35,8 @@ export function readRelayTarget(location: Location, history: History, storage: S
 
 /**
  * The target with its one-time code exchanged for the token (POST to the relay, which answers only
- * its own pages), the token kept in sessionStorage; unchanged when there is no code or the relay
- * refused it (used, expired, or not this relay's page).
+ * its own pages), the token kept in sessionStorage; unchanged when there is no code, and marked
+ * `codeFailed` when the relay refused it (used, expired, or not this relay's page) or could not be asked.
  */
 export async function redeemLoginCode(target: RelayTarget, storage: Storage): Promise<RelayTarget> {
   if (target.code === undefined) return target;
@@ -47,11 +49,11 @@ export async function redeemLoginCode(target: RelayTarget, storage: Storage): Pr
       credentials: "omit",
     });
     const token = response.ok ? ((await response.json()) as { token?: unknown }).token : undefined;
-    if (typeof token !== "string") return { relayBase: target.relayBase, token: target.token };
+    if (typeof token !== "string") return { relayBase: target.relayBase, token: target.token, codeFailed: "refused" };
     storage.setItem(STORAGE_KEY, JSON.stringify({ token, relayBase: target.relayBase }));
     return { relayBase: target.relayBase, token };
   } catch {
-    return { relayBase: target.relayBase, token: target.token };
+    return { relayBase: target.relayBase, token: target.token, codeFailed: "unreachable" };
   }
 }
 
