@@ -3,6 +3,7 @@ import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
 import { declineAnswer } from "./decline-answer.js";
 import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
+import { type ScopedId, scopeOf, scopePageIds, unscopeMessage, unscopePageIds } from "./page-ids.js";
 import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
@@ -67,6 +68,8 @@ interface PendingRequest {
   readonly method: string;
   /** The thread the request named, for `thread/unsubscribe`. */
   readonly threadId: string | undefined;
+  /** The page-chosen ids the request named, as sent upstream (see page-ids.ts). */
+  readonly ids: readonly ScopedId[];
 }
 
 /**
@@ -87,9 +90,10 @@ export class RelayMultiplexer {
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
   readonly #owners = new Map<string, RelayConnection>();
-  /** Processes, watches, search sessions… each connection created (see resource-owners.ts). */
+  /** Imports and logins each connection started (see resource-owners.ts; the ids pages choose are scoped instead, page-ids.ts). */
   readonly #resources = new ResourceOwners<RelayConnection>();
-  readonly #connections = new Set<RelayConnection>();
+  /** The connections attached, by number. */
+  readonly #connections = new Map<number, RelayConnection>();
   readonly #turns = new RunningTurns();
   /** The relay's own requests (a leaving connection's cleanup), by upstream id: what to do with the answer. */
   readonly #own = new Map<number, (answer: JsonRpcMessage) => void>();
@@ -132,7 +136,7 @@ export class RelayMultiplexer {
       peer.close(RelayCloseCode.upstreamClosed, "the app-server is gone");
       return connection;
     }
-    this.#connections.add(connection);
+    this.#connections.set(connection.id, connection);
     return connection;
   }
 
@@ -204,10 +208,18 @@ export class RelayMultiplexer {
       return;
     }
     if (threadId === undefined) {
+      const scope = scopeOf(message.params);
+      if (typeof scope === "number") {
+        const connection = this.#connections.get(scope);
+        if (connection) connection.deliver({ ...message, params: unscopePageIds(message.params, scope) } as JsonRpcMessage);
+        else this.#log(`dropped ${message.method.slice(0, 100)}: its connection #${scope} has left`);
+        return;
+      }
+      if (scope === "unscoped") return this.#log(`dropped ${message.method.slice(0, 100)}: it names an id no page chose`);
       const target = this.#resources.ownerOf(resourcesOf(message.params));
       if (target === "nobody") this.#log(`dropped ${message.method.slice(0, 100)}: no connection owns what it names`);
       else if (target !== "none") target.deliver(message);
-      else for (const connection of this.#connections) connection.deliver(message);
+      else for (const connection of this.#connections.values()) connection.deliver(message);
     } else if (owner) {
       owner.deliver(message);
     } else if (this.#openingInFlight > 0 && this.#backlogSize < MAX_BACKLOG) {
@@ -255,12 +267,17 @@ export class RelayMultiplexer {
     }
     if (this.#openingInFlight === 0) this.#clearBacklog();
     if (!connection.attached) return;
-    if ("result" in message) this.#resources.claim(resourcesOf(message.result), connection);
-    if (LIST_METHODS.has(pending.method) && "result" in message) {
-      const result = filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread));
-      return connection.deliver({ id: pending.id, result } as JsonRpcMessage);
+    if ("error" in message) {
+      const { error } = message;
+      const text = typeof error?.message === "string" ? unscopeMessage(error.message, pending.ids) : error?.message;
+      return connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
     }
-    connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+    if (!("result" in message)) return connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+    this.#resources.claim(resourcesOf(message.result), connection);
+    const result = LIST_METHODS.has(pending.method)
+      ? filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread))
+      : unscopePageIds(message.result, connection.id);
+    connection.deliver({ ...message, id: pending.id, result } as JsonRpcMessage);
   }
 
   #clearBacklog(): void {
@@ -276,10 +293,11 @@ export class RelayMultiplexer {
   /** Called by a connection: a request to forward, after its checks. */
   forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown, threadId: string | undefined): void {
     const upstreamId = this.#nextId++;
-    this.#pending.set(upstreamId, { connection, id, method, threadId });
+    const scoped = scopePageIds(params, connection.id);
+    this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
-    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params });
+    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params });
   }
 
   /** Called by a connection: its answer to a server request. False when it was not asked that. */
@@ -309,7 +327,7 @@ export class RelayMultiplexer {
    * so that nothing keeps running for a page that has gone.
    */
   detach(connection: RelayConnection): void {
-    if (!this.#connections.delete(connection)) return;
+    if (this.#connections.get(connection.id) !== connection || !this.#connections.delete(connection.id)) return;
     this.#resources.release(connection);
     for (const [thread, owner] of this.#owners) {
       if (owner !== connection) continue;
@@ -373,7 +391,7 @@ export class RelayMultiplexer {
   #end(code: number, reason: string): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const connection of [...this.#connections]) connection.close(code, reason);
+    for (const connection of [...this.#connections.values()]) connection.close(code, reason);
   }
 }
 

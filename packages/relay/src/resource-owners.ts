@@ -1,15 +1,11 @@
 /**
- * Ids that name something a connection created, besides threads: pages share one namespace of
- * them on the app-server, so the relay remembers which connection each belongs to.
- * - Chosen by the page in its request: `processId` (`command/exec`, `…/write|terminate|resize`,
- *   notification `command/exec/outputDelta`), `processHandle` (`process/spawn`, `process/*`,
- *   `process/outputDelta`, `process/exited`), `watchId` (`fs/watch`, `fs/unwatch`, `fs/changed`),
- *   `sessionId` (`fuzzyFileSearch/session*`), `subscriptionId` (`mcpServer/event/stream/*`).
- * - Chosen by the app-server in its answer: `importId` (`externalAgentConfig/import`, its
- *   `…/import/progress|completed`), `loginId` (`account/login/start`, `account/login/completed`,
- *   `account/gatewayOAuth/*`).
+ * Ids the app-server chooses in its answer, naming something a connection started: `importId`
+ * (`externalAgentConfig/import`, its `…/import/progress|completed`), `loginId`
+ * (`account/login/start`, `account/login/completed`, `account/gatewayOAuth/*`). The relay remembers
+ * which connection each belongs to. (Ids a page chooses itself are scoped per connection instead:
+ * page-ids.ts.)
  */
-export const RESOURCE_KEYS = ["processId", "processHandle", "watchId", "sessionId", "subscriptionId", "importId", "loginId"] as const;
+export const RESOURCE_KEYS = ["importId", "loginId"] as const;
 
 /** The resource ids (`key:value`) a message's params or result name at top level. */
 export function resourcesOf(record: unknown): string[] {

@@ -128,21 +128,72 @@ describe("results that list threads (finding 3)", () => {
 });
 
 describe("processes, watches and sessions (finding 4)", () => {
-  it("their notifications go to the connection that created them; another connection naming them is refused; unowned ones are dropped", async () => {
+  const paramsOf = (message: unknown) => (message as { params: Record<string, unknown> }).params;
+
+  it("ids a page chooses go upstream in its own namespace: two pages may both use p1, and each gets only its own output", async () => {
     const { server, open, upstream } = await setup();
     server.respond("command/exec", () => ({ result: { exitCode: 0, stdout: "", stderr: "" } }));
+    server.respond("fs/watch", (params) => ({ result: { path: (params as { path: string }).path } }));
+    const a = open();
+    const b = open();
+    a.connection.receive({ id: 1, method: "command/exec", params: { command: ["ls"], processId: "p1", streamStdoutStderr: true } });
+    b.connection.receive({ id: 1, method: "command/exec", params: { command: ["ls"], processId: "p1", streamStdoutStderr: true } });
+    a.connection.receive({ id: 2, method: "fs/watch", params: { path: "/tmp", watchId: "w1" } });
+    await tick();
+    const [fromA, fromB] = upstream("command/exec").map((message) => paramsOf(message).processId as string);
+    expect(fromA).not.toBe(fromB);
+    expect(fromA).toMatch(/\.p1$/);
+    expect(fromB).toMatch(/\.p1$/);
+    const watch = paramsOf(upstream("fs/watch")[0]).watchId as string;
+    // Both answered: neither took p1 from the other.
+    expect(answerTo(a.peer, 1)?.result).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+    expect(answerTo(b.peer, 1)?.result).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+
+    server.notify("command/exec/outputDelta", { processId: fromA, stream: "stdout", deltaBase64: "YQ==", capReached: false });
+    server.notify("command/exec/outputDelta", { processId: fromB, stream: "stdout", deltaBase64: "Yg==", capReached: false });
+    server.notify("fs/changed", { watchId: watch, changedPaths: ["/tmp/x"] });
+    await tick();
+    const deltas = (peer: FakePeer) => peer.sent.filter((message) => message.method === "command/exec/outputDelta").map((message) => message.params);
+    expect(deltas(a.peer)).toEqual([{ processId: "p1", stream: "stdout", deltaBase64: "YQ==", capReached: false }]);
+    expect(deltas(b.peer)).toEqual([{ processId: "p1", stream: "stdout", deltaBase64: "Yg==", capReached: false }]);
+    expect(a.peer.sent.find((message) => message.method === "fs/changed")?.params).toEqual({ watchId: "w1", changedPaths: ["/tmp/x"] });
+    expect(methodsOf(b.peer)).not.toContain("fs/changed");
+  });
+
+  it("a page naming another page's id names its own instead; codex's error quotes the id as the page wrote it", async () => {
+    const { server, open, upstream } = await setup();
+    server.respond("command/exec", () => ({ result: { exitCode: 0, stdout: "", stderr: "" } }));
+    // codex 0.169.0's own wording, measured: it quotes the id it was given.
+    server.respond("command/exec/terminate", (params) => ({
+      error: { code: -32600, message: `no active command/exec for process id "${(params as { processId: string }).processId}"` },
+    }));
+    const a = open();
+    const b = open();
+    a.connection.receive({ id: 1, method: "command/exec", params: { command: ["sleep", "9"], processId: "p1" } });
+    b.connection.receive({ id: 1, method: "command/exec/terminate", params: { processId: "p1" } });
+    await tick();
+    const [exec] = upstream("command/exec");
+    const [terminate] = upstream("command/exec/terminate");
+    expect(paramsOf(terminate).processId).not.toBe(paramsOf(exec).processId);
+    expect(answerTo(b.peer, 1)?.error).toEqual({ code: -32600, message: 'no active command/exec for process id "p1"' });
+  });
+
+  it("notifications naming an id no page chose, or a page that left, are dropped; server-chosen ids go to their owner; the rest to everyone", async () => {
+    const { server, open } = await setup();
     server.respond("fs/watch", () => ({ result: {} }));
     server.respond("externalAgentConfig/import", () => ({ result: { importId: "imp-1" } }));
     const a = open();
     const b = open();
-    a.connection.receive({ id: 1, method: "command/exec", params: { command: ["ls"], processId: "p1", streamStdoutStderr: true } });
-    a.connection.receive({ id: 2, method: "fs/watch", params: { path: "/tmp", watchId: "w1" } });
+    const gone = open();
     a.connection.receive({ id: 3, method: "externalAgentConfig/import", params: {} });
+    gone.connection.receive({ id: 1, method: "fs/watch", params: { path: "/tmp", watchId: "w1" } });
     await tick();
+    const goneWatch = paramsOf(server.received.find((message) => "method" in message && message.method === "fs/watch")).watchId as string;
+    gone.connection.detach();
     for (const [method, params] of [
       ["command/exec/outputDelta", { processId: "p1", stream: "stdout", deltaBase64: "aGk=", capReached: false }],
       ["process/exited", { processHandle: "h9", exitCode: 0 }],
-      ["fs/changed", { watchId: "w1", changedPaths: ["/tmp/x"] }],
+      ["fs/changed", { watchId: goneWatch, changedPaths: ["/tmp/x"] }],
       ["fuzzyFileSearch/sessionUpdated", { sessionId: "nobody's", query: "", files: [] }],
       ["externalAgentConfig/import/completed", { importId: "imp-1", itemTypeResults: [] }],
       ["account/rateLimits/updated", { rateLimits: {} }],
@@ -150,29 +201,22 @@ describe("processes, watches and sessions (finding 4)", () => {
       server.notify(method, params);
     }
     await tick();
-    expect(methodsOf(a.peer)).toEqual(["command/exec/outputDelta", "fs/changed", "externalAgentConfig/import/completed", "account/rateLimits/updated"]);
+    expect(methodsOf(a.peer)).toEqual(["externalAgentConfig/import/completed", "account/rateLimits/updated"]);
     expect(methodsOf(b.peer)).toEqual(["account/rateLimits/updated"]);
-
-    const before = server.received.length;
-    b.connection.receive({ id: 1, method: "command/exec/terminate", params: { processId: "p1" } });
-    b.connection.receive({ id: 2, method: "command/exec", params: { command: ["ls"], processId: "p1" } });
-    b.connection.receive({ id: 3, method: "fs/unwatch", params: { watchId: "w1" } });
-    for (const id of [1, 2, 3]) expect(answerTo(b.peer, id)?.error.code).toBe(RelayErrorCode.threadNotOwned);
-    expect(server.received.length).toBe(before);
-    expect(upstream("command/exec/terminate")).toEqual([]);
   });
 
-  it("a connection that leaves gives its ids up", async () => {
+  it("a server-chosen id another connection owns is refused before it reaches the app-server", async () => {
     const { server, open } = await setup();
-    server.respond("fs/watch", () => ({ result: {} }));
+    server.respond("externalAgentConfig/import", () => ({ result: { importId: "imp-1" } }));
     const a = open();
-    a.connection.receive({ id: 1, method: "fs/watch", params: { path: "/tmp", watchId: "w1" } });
-    await tick();
-    a.connection.detach();
     const b = open();
-    b.connection.receive({ id: 1, method: "fs/watch", params: { path: "/tmp", watchId: "w1" } });
+    a.connection.receive({ id: 1, method: "externalAgentConfig/import", params: {} });
     await tick();
-    expect(answerTo(b.peer, 1)?.result).toEqual({});
+    const before = server.received.length;
+    b.connection.receive({ id: 1, method: "externalAgentConfig/import/cancel", params: { importId: "imp-1" } });
+    await tick();
+    expect(answerTo(b.peer, 1)?.error.code).toBe(RelayErrorCode.threadNotOwned);
+    expect(server.received.length).toBe(before);
   });
 });
 

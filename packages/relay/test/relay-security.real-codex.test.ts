@@ -226,7 +226,7 @@ describe("relay security table", () => {
     await closeCode(socket);
   });
 
-  it("another connection's process output: not delivered; naming its processId refused (issue 15)", async () => {
+  it("another connection's process: its output not delivered; naming its processId names the caller's own, so A's runs on (issue 15)", async () => {
     const outcome = await tryUpgrade(relay.url, { token: relay.token, origin: ORIGIN });
     if (!("socket" in outcome)) throw new Error(`upgrade refused: ${outcome.status}`);
     const { socket } = outcome;
@@ -234,18 +234,37 @@ describe("relay security table", () => {
     socket.send(JSON.stringify({ method: "initialized" }));
     const seen: string[] = [];
     socket.on("message", (data) => seen.push(String((JSON.parse(String(data)) as { method?: string }).method)));
-    const deltas: unknown[] = [];
-    const subscription = owner.notifications("command/exec/outputDelta").subscribe((params) => deltas.push(params));
-    const exec = await owner.request("command/exec", { command: ["sh", "-c", "echo secret-output"], processId: "p1", streamStdoutStderr: true } as never);
-    subscription.unsubscribe();
-    console.log(
-      `command/exec p1 through the relay: ${JSON.stringify(exec)}; the owner got ${deltas.length} command/exec/outputDelta: ${JSON.stringify(deltas).slice(0, 300)}`,
-    );
-    await attack("another connection's process output (command/exec/outputDelta of processId p1; command/exec/terminate p1)", async () => {
-      expect((await call(socket, 2, "command/exec/terminate", { processId: "p1" })).error).toMatchObject({ code: RelayErrorCode.threadNotOwned });
-      expect(seen).not.toContain("command/exec/outputDelta");
-      return `not delivered; JSON-RPC error ${RelayErrorCode.threadNotOwned}`;
+    const deltas: { processId: string; deltaBase64: string }[] = [];
+    let firstDelta!: () => void;
+    const started = new Promise<void>((resolve) => (firstDelta = resolve));
+    const subscription = owner.notifications("command/exec/outputDelta").subscribe((params) => {
+      deltas.push(params as never);
+      firstDelta();
     });
+    const exec = owner.request("command/exec", {
+      command: ["sh", "-c", "echo secret-output; sleep 1; echo still-running"],
+      processId: "p1",
+      streamStdoutStderr: true,
+    } as never);
+    await started;
+    await attack(
+      "another connection's process (its command/exec/outputDelta, processId p1; command/exec/terminate p1 while it runs)",
+      async () => {
+        const answer = await call(socket, 2, "command/exec/terminate", { processId: "p1" });
+        // The relay sent it in the caller's own namespace: codex knows no such process there.
+        expect(answer.error).toMatchObject({ code: -32600, message: 'no active command/exec for process id "p1"' });
+        expect(seen).not.toContain("command/exec/outputDelta");
+        return `not delivered; terminate p1 names the caller's own p1 (ids pages choose are scoped per connection): codex ${answer.error?.code} "${answer.error?.message}"`;
+      },
+      1,
+    );
+    const result = await exec;
+    subscription.unsubscribe();
+    const output = deltas.map((delta) => Buffer.from(delta.deltaBase64, "base64").toString()).join("");
+    console.log(`command/exec p1 through the relay: ${JSON.stringify(result)}; the owner's output: ${JSON.stringify(output)}`);
+    expect(result).toMatchObject({ exitCode: 0 });
+    expect(output).toBe("secret-output\nstill-running\n");
+    expect(deltas.every((delta) => delta.processId === "p1")).toBe(true);
     socket.close();
     await closeCode(socket);
   });

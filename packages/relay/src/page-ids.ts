@@ -1,0 +1,74 @@
+// Ids a page chooses itself (`processId` of `command/exec`, `processHandle`, `watchId`, `sessionId`,
+// `subscriptionId`) name things in the app-server's one namespace, which every page behind the
+// relay shares: two pages that both pick "p1" would collide, and one page could take an id before
+// another. So each connection gets a namespace of its own: the relay sends `r<connection>.<id>`
+// upstream and hands the page back the id it wrote, in answers, notifications and codex's error
+// messages (codex quotes the id: `no active command/exec for process id "…"`, measured on 0.169.0).
+
+/** The params and notification fields that hold an id the page chose. */
+export const PAGE_CHOSEN_KEYS = ["processId", "processHandle", "watchId", "sessionId", "subscriptionId"] as const;
+
+const SCOPED = /^r(\d+)\./;
+
+/** A page's id and the id it has upstream. */
+export interface ScopedId {
+  readonly page: string;
+  readonly upstream: string;
+}
+
+/**
+ * `params` with every page-chosen id put in `connection`'s namespace (a copy; `params` itself when it
+ * names none), and the ids it rewrote.
+ */
+export function scopePageIds(params: unknown, connection: number): { params: unknown; ids: ScopedId[] } {
+  const ids: ScopedId[] = [];
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return { params, ids };
+  const record = params as Record<string, unknown>;
+  let scoped: Record<string, unknown> | undefined;
+  for (const key of PAGE_CHOSEN_KEYS) {
+    const page = record[key];
+    if (typeof page !== "string") continue;
+    const upstream = `r${connection}.${page}`;
+    scoped ??= { ...record };
+    scoped[key] = upstream;
+    ids.push({ page, upstream });
+  }
+  return { params: scoped ?? params, ids };
+}
+
+/**
+ * Whose namespace the page-chosen ids of an app-server message are in: a connection's number,
+ * "unscoped" when it names one outside every namespace (no page asked for it), "none" when it names none.
+ */
+export function scopeOf(params: unknown): number | "unscoped" | "none" {
+  if (typeof params !== "object" || params === null) return "none";
+  const record = params as Record<string, unknown>;
+  for (const key of PAGE_CHOSEN_KEYS) {
+    const value = record[key];
+    if (typeof value !== "string") continue;
+    const match = SCOPED.exec(value);
+    return match ? Number(match[1]) : "unscoped";
+  }
+  return "none";
+}
+
+/** `record` with `connection`'s namespace taken off its page-chosen ids (a copy; `record` when there is none). */
+export function unscopePageIds<T>(record: T, connection: number): T {
+  if (typeof record !== "object" || record === null || Array.isArray(record)) return record;
+  const prefix = `r${connection}.`;
+  let plain: Record<string, unknown> | undefined;
+  for (const key of PAGE_CHOSEN_KEYS) {
+    const value = (record as Record<string, unknown>)[key];
+    if (typeof value !== "string" || !value.startsWith(prefix)) continue;
+    plain ??= { ...(record as Record<string, unknown>) };
+    plain[key] = value.slice(prefix.length);
+  }
+  return (plain ?? record) as T;
+}
+
+/** An error message of codex's with the upstream ids it quotes put back as the page wrote them. */
+export function unscopeMessage(message: string, ids: readonly ScopedId[]): string {
+  let text = message;
+  for (const { page, upstream } of ids) text = text.split(upstream).join(page);
+  return text;
+}
