@@ -250,7 +250,7 @@ describe("relay security table", () => {
     await attack(
       "another connection's process (its command/exec/outputDelta, processId p1; command/exec/terminate p1 while it runs)",
       async () => {
-        const answer = await call(socket, 2, "command/exec/terminate", { processId: "p1" });
+        const answer = (await call(socket, 2, "command/exec/terminate", { processId: "p1" })) as { error?: { code: number; message: string } };
         // The relay sent it in the caller's own namespace: codex knows no such process there.
         expect(answer.error).toMatchObject({ code: -32600, message: 'no active command/exec for process id "p1"' });
         expect(seen).not.toContain("command/exec/outputDelta");
