@@ -27,7 +27,7 @@ it("finds inline and reference links, not code", () => {
   expect(markdownLinks("[a](../x.md) `[b](y.md)`\n[c]: https://e.org\n```\n[d](z)\n```")).toEqual(["../x.md", "https://e.org"]);
 });
 
-it("reports an exact pin, rxjs as a dependency, an unused dependency, a missing LICENSE and a relative link", () => {
+it("reports an exact pin, rxjs as a dependency, an unused dependency, a missing LICENSE, a relative link and API docs linking elsewhere", () => {
   const copy = mkdtempSync(join(tmpdir(), "codex-rpc-metadata-"));
   copies.push(copy);
   cpSync(root, copy, {
@@ -41,10 +41,15 @@ it("reports an exact pin, rxjs as a dependency, an unused dependency, a missing 
   writeFileSync(manifestPath, JSON.stringify(manifest));
   rmSync(join(copy, "packages", "stdio", "LICENSE"));
   writeFileSync(join(copy, "packages", "stdio", "README.md"), "See [core](../core).\n");
+  const typedocPath = join(copy, "typedoc.json");
+  const typedoc = JSON.parse(readFileSync(typedocPath, "utf8"));
+  typedoc.packageOptions.sourceLinkTemplate = "https://example.org/{path}";
+  writeFileSync(typedocPath, JSON.stringify(typedoc));
   const problems = check(copy).join("\n");
   expect(problems).toContain("rxjs@7.8.2 is an exact pin");
   expect(problems).toContain("rxjs is a dependency; make it a peer dependency");
   expect(problems).toContain("depends on left-pad but never imports it");
   expect(problems).toContain("packages/stdio/LICENSE: missing");
   expect(problems).toContain("link ../core: relative links break on npm");
+  expect(problems).toContain("typedoc.json: packageOptions.sourceLinkTemplate is");
 });

@@ -1,6 +1,6 @@
 // What every published package must say about itself, checked from the sources (no build needed):
-// the repository, homepage and bugs taken from the root package.json (the one place the repository
-// URL is written), engines, the Apache-2.0 LICENSE in the tarball, provenance, dependencies as
+// the repository, homepage and bugs taken from the root package.json (where the repository URL is
+// decided; package fields, README links and typedoc.json's source links are checked against it), engines, the Apache-2.0 LICENSE in the tarball, provenance, dependencies as
 // ranges with rxjs a peer, no dependency the package never imports, and README links that work on
 // npm (absolute links into the repository, to files that exist). Used by tools/lint-packages.mjs
 // and test/package-metadata.test.ts.
@@ -97,6 +97,13 @@ export function checkPackageMetadata(root) {
   };
   checkLinks(join(root, "README.md"), { relativeAllowed: true });
 
+  // The API docs link each declaration to its source in the repository (no git remote needed).
+  const typedoc = JSON.parse(readFileSync(join(root, "typedoc.json"), "utf8"));
+  const sourceLinks = `${base}/blob/{gitRevision}/{path}#L{line}`;
+  if (typedoc.packageOptions?.sourceLinkTemplate !== sourceLinks)
+    problems.push(
+      `typedoc.json: packageOptions.sourceLinkTemplate is ${JSON.stringify(typedoc.packageOptions?.sourceLinkTemplate)}, want ${JSON.stringify(sourceLinks)}`,
+    );
   for (const name of publicPackages(root)) {
     const dir = join(root, "packages", name);
     const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));

@@ -6,7 +6,7 @@ export type CodegenErrorCode =
   | "UNRESOLVED_REF"
   | "UNSUPPORTED_SCHEMA"
   | "NAME_COLLISION"
-  /** @deprecated Never thrown: a result no rule resolves is typed `unknown`, with a warning. */
+  /** No longer thrown (kept so that code switching on it compiles): a result no rule resolves is typed `unknown`, with a warning. */
   | "UNRESOLVED_METHODS"
   | "RESULT_MAP_INVALID"
   | "CODEX_EXPORT_FAILED"
