@@ -32,3 +32,29 @@ describe("StreamedText", () => {
     expect(taken + text.take()).toBe(expected);
   });
 });
+
+describe("StreamedText with wide pieces kept apart", () => {
+  const batch = (n: number, piece: (i: number) => string) => Array.from({ length: n }, (_, i) => piece(i));
+
+  it.each([
+    ["a wide piece first in its run", (i: number) => (i % 64 === 0 ? `’${i}` : `a${i}`)],
+    ["a wide piece last in its run", (i: number) => (i % 64 === 63 ? `${i}’` : `b${i}`)],
+    ["every piece wide", (i: number) => `漢${i}`],
+    ["wide pieces in a row, between one-byte ones", (i: number) => (i % 40 < 3 ? `—${i}—` : `c${i}`)],
+    ["one-byte pieces above U+007F (Latin-1) beside wide ones", (i: number) => (i % 7 === 0 ? `é${i}` : i % 11 === 0 ? `€${i}` : `d${i}`)],
+  ])("gives back the text in order: %s", (_, piece) => {
+    const pieces = batch(64 * 64 * 2 + 17, piece);
+    const text = new StreamedText();
+    for (const p of pieces) text.append(p);
+    expect(text.isEmpty).toBe(false);
+    expect(text.take()).toBe(pieces.join(""));
+    expect(text.isEmpty).toBe(true);
+  });
+
+  it("large wide pieces stay where they are, between runs that hold small wide ones", () => {
+    const pieces = [...batch(64, (i) => (i === 5 ? "’" : `e${i}`)), ...batch(64, (i) => `${"’".repeat(300)}${i}`), ...batch(130, (i) => (i % 9 === 0 ? `“${i}”` : `f${i}`))];
+    const text = new StreamedText();
+    for (const p of pieces) text.append(p);
+    expect(text.take()).toBe(pieces.join(""));
+  });
+});
