@@ -4,8 +4,9 @@
 // workload's construction or the floor), and prints the frames with the most self time as a share
 // of the samples that are not idle. Writes the profile for Chrome DevTools. A measuring program.
 //
-// Usage: node tools/bench/profile.mjs [client|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
+// Usage: node tools/bench/profile.mjs [client|client-20k|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
 //   client     the full client → text$ on agent deltas 200 000 × 240 B (validation off)
+//   client-20k the same on agent deltas 2 000 × 20 KB
 //   framing    NdjsonDecoder alone on the same bytes
 //   long-line  NdjsonDecoder on one 64 MiB line
 import { writeFileSync } from "node:fs";
@@ -29,20 +30,23 @@ async function decoderRun(chunks) {
   };
 }
 
+/** The full client → text$ on a codex-shaped agent workload. */
+async function clientRun(w) {
+  const { client, thread, feed } = await connectedClient(w);
+  const turn = thread.run("bench");
+  const counter = subscribeDeltas(turn, w);
+  await turn.started;
+  return async () => {
+    await deliver(w.chunks, feed);
+    await turn.completed;
+    counter.subscription.unsubscribe();
+    await client.close();
+  };
+}
+
 const RUNS = {
-  async client() {
-    const w = codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 });
-    const { client, thread, feed } = await connectedClient(w);
-    const turn = thread.run("bench");
-    const counter = subscribeDeltas(turn, w);
-    await turn.started;
-    return async () => {
-      await deliver(w.chunks, feed);
-      await turn.completed;
-      counter.subscription.unsubscribe();
-      await client.close();
-    };
-  },
+  client: () => clientRun(codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 })),
+  "client-20k": () => clientRun(codexWorkload(fixture, { name: "agent deltas 2 000 × 20 KB", kind: "agent", count: 2_000, lineBytes: 20_000 })),
   framing: () => decoderRun(codexWorkload(fixture, { name: "framing", kind: "agent", count: 200_000, lineBytes: 240 }).chunks),
   "long-line": () => decoderRun(longLine(fixture, 64 * 1024 * 1024).chunks),
 };
