@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
 /** The measured size of core + browser transport (min+gzip, no rxjs), rounded up: lower it as the bundle shrinks. */
-const CEILING_KB = 23;
+const CEILING_KB = 23.1; // 23.06 KB since core keeps wide deltas apart from a turn's one-byte text (StreamedText)
 
 interface Report {
   readonly targetKb: number;
