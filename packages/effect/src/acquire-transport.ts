@@ -5,9 +5,19 @@ import type { Transport } from "@codex-rpc/core";
 import { Effect, type Scope } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
 
-export function acquireTransport<T extends Transport>(open: () => Promise<T>): Effect.Effect<T, CodexError, Scope.Scope> {
-  return Effect.acquireRelease(
-    fromPromise(() => open()),
-    (transport) => Effect.promise(() => transport.close()),
+export function acquireTransport<T extends Transport>(
+  open: (signal?: AbortSignal) => Promise<T>,
+  options: { readonly honoursSignal?: boolean } = {},
+): Effect.Effect<T, CodexError, Scope.Scope> {
+  const release = (transport: T) => Effect.promise(() => transport.close());
+  // An opener that honours its AbortSignal (closes what it opened when aborted) may be interrupted;
+  // one that does not (a spawn) is acquired uninterruptibly so a process that started is never lost.
+  if (!options.honoursSignal)
+    return Effect.acquireRelease(
+      fromPromise(() => open()),
+      release,
+    );
+  return Effect.uninterruptibleMask((restore) =>
+    restore(fromPromise((signal) => open(signal))).pipe(Effect.tap((transport) => Effect.addFinalizer(() => release(transport)))),
   );
 }

@@ -91,9 +91,12 @@ export function connectScoped<T extends ProtocolTypesShape = DefaultProtocolType
     const context = yield* Effect.context<R>();
     const transport = yield* connect;
     const coreOptions = { ...stripEffects(options), ...serverRequestOptions(options, context) } as CodexClientOptions<T>;
-    return yield* Effect.acquireRelease(
-      fromPromise((signal) => CoreClient.connect<T>(transport, { ...coreOptions, signal })),
-      (client) => Effect.promise(() => client.close()),
+    // The handshake stays interruptible (core's signal aborts it and closes the transport); the
+    // finalizer is registered in the same uninterruptible step as the connect's success.
+    return yield* Effect.uninterruptibleMask((restore) =>
+      restore(fromPromise((signal) => CoreClient.connect<T>(transport, { ...coreOptions, signal }))).pipe(
+        Effect.tap((client) => Effect.addFinalizer(() => Effect.promise(() => client.close()))),
+      ),
     );
   });
 }

@@ -26,7 +26,9 @@ export interface EffectToolDefinition<S extends Schema.Codec<unknown, unknown>, 
 /** Declares a tool with an Effect Schema; `args` is the schema's decoded Type. */
 export function defineEffectTool<S extends Schema.Codec<unknown, unknown>, E = never, R = never>(definition: EffectToolDefinition<S, E, R>): EffectTool<R> {
   const { schema, handler, ...named } = definition;
-  const standard = Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(schema));
+  // Decoded from JSON (what the model sends) with the schema's canonical JSON codec: the same
+  // codec whose Encoded side the JSON Schema describes (a Date is an ISO string in both).
+  const standard = Schema.toStandardJSONSchemaV1(Schema.toStandardSchemaV1(Schema.toCodecJson(schema)));
   return {
     ...named,
     toCore: (run) =>

@@ -12,7 +12,9 @@ export type EffectWebSocketOptions = Parameters<typeof openWebSocketTransport>[0
 
 /** Connects to a running app-server; with `reconnect` in `options`, each reconnection opens a new socket. */
 export function layerWebSocket<R = never>(socket: EffectWebSocketOptions, options: CodexLayerOptions<R> = {}): Layer.Layer<CodexClient, CodexError, R> {
-  const connect = options.reconnect ? Effect.succeed(() => openWebSocketTransport(socket)) : acquireTransport(() => openWebSocketTransport(socket));
+  const connect = options.reconnect
+    ? Effect.succeed(() => openWebSocketTransport(socket))
+    : acquireTransport((signal) => openWebSocketTransport({ ...socket, signal: bothSignals(socket.signal, signal) }), { honoursSignal: true });
   return layer(connect, options);
 }
 
@@ -26,4 +28,9 @@ export function layerWebSocketConfig<R = never>(options: CodexLayerOptions<R> = 
       return layerWebSocket({ url: url.href, ...Option.match(token, { onNone: () => ({}), onSome: (value) => ({ token: Redacted.value(value) }) }) }, options);
     }),
   );
+}
+
+/** The user's own signal (if any) and the Layer's (interruption), either one aborting. */
+function bothSignals(own: AbortSignal | undefined, layer: AbortSignal | undefined): AbortSignal | undefined {
+  return own && layer ? AbortSignal.any([own, layer]) : (own ?? layer);
 }

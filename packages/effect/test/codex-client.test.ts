@@ -1,7 +1,7 @@
 // The CodexClient service and its Layer over the in-memory FakeAppServer (@effect/vitest).
 import { it } from "@effect/vitest";
 import { clientInternals } from "@codex-rpc/core/testing";
-import { Context, Effect, Fiber, Layer, Option, Schedule, Stream } from "effect";
+import { Context, Effect, Exit, Fiber, Layer, Option, Schedule, Stream } from "effect";
 import { describe, expect } from "vitest";
 import { CodexClient, type EffectTurn } from "../src/index.js";
 import { FakeServer, layerFake } from "../src/testing.js";
@@ -163,6 +163,20 @@ describe("CodexClient service over the in-memory server", () => {
       expect(methods[0]).toBe("turn/started");
       expect(methods.at(-1)).toBe("turn/completed");
     }).pipe(Effect.provide(layerFake({ turns: [{ deltas: ["a"] }] }))),
+  );
+
+  it.live(
+    "a Layer still in its handshake can be interrupted: Effect.timeout returns without waiting for the request timeout",
+    () =>
+      Effect.gen(function* () {
+        // The server never answers initialize; the handshake would wait 60 s for it. Before, the
+        // handshake ran uninterruptibly (acquireRelease's acquire) and this test ran out of time.
+        const exit = yield* Effect.exit(
+          Effect.scoped(Layer.build(layerFake({ stalled: true }, { requestTimeoutMs: 60_000 }))).pipe(Effect.timeout("200 millis")),
+        );
+        expect(Exit.isFailure(exit)).toBe(true);
+      }),
+    10_000,
   );
 
   it.live("closing the Layer closes the client", () =>

@@ -44,6 +44,29 @@ describe("server requests as Effects", () => {
     ),
   );
 
+  it.live("a tool whose schema decodes JSON into another type (Schema.Date) gets it from what the model sends", () => {
+    const seen: unknown[] = [];
+    const remind = defineEffectTool({
+      name: "remind",
+      description: "Sets a reminder.",
+      schema: Schema.Struct({ at: Schema.Date }),
+      handler: ({ at }) => Effect.sync(() => (seen.push(at), `set for ${at.toISOString()}`)),
+    });
+    const call = (args: unknown) => ({ threadId: "t", turnId: "u", callId: "c", namespace: null, tool: "remind", arguments: args });
+    return Effect.gen(function* () {
+      const server = yield* FakeServer;
+      // Before, the JSON Schema said "string" but the arguments were checked against Date itself: every call failed.
+      const answer = yield* Effect.promise(() => server.request("item/tool/call", call({ at: "2026-12-01T09:00:00.000Z" })));
+      expect(answer).toEqual({ result: { success: true, contentItems: [{ type: "inputText", text: "set for 2026-12-01T09:00:00.000Z" }] } });
+      expect(seen).toEqual([new Date("2026-12-01T09:00:00.000Z")]);
+      const bad = yield* Effect.promise(() => server.request("item/tool/call", call({ at: "not a date" })));
+      expect(bad).toMatchObject({ result: { success: false } });
+      yield* (yield* CodexClient).startThread();
+      const start = server.received.find((m) => "method" in m && m.method === "thread/start") as { params: { dynamicTools: { inputSchema: unknown }[] } };
+      expect(start.params.dynamicTools[0]?.inputSchema).toMatchObject({ type: "object", properties: { at: { type: "string" } } });
+    }).pipe(withServer({ tools: [remind] }, Layer.empty));
+  });
+
   it.live("a tool declared with an Effect Schema gets decoded arguments; invalid ones never reach it", () => {
     const calls: unknown[] = [];
     const weather = defineEffectTool({
