@@ -12,7 +12,8 @@ import type {
   ServerRequestContext,
   ServerRequestMethodOf,
 } from "@codex-rpc/core";
-import { type Context, Effect } from "effect";
+import type { Context, Effect } from "effect";
+import { runHandler } from "./run-handler.js";
 import { type EffectTool, toCoreTool } from "./tools.js";
 
 type OptionHandler<K extends "elicitations" | "userInput" | "refreshChatgptAuthTokens", T extends ProtocolTypesShape> = NonNullable<CodexClientOptions<T>[K]>;
@@ -48,7 +49,7 @@ export function serverRequestOptions<R, T extends ProtocolTypesShape>(
   effects: ServerRequestEffects<R, T>,
   context: Context.Context<R>,
 ): Partial<CodexClientOptions<T>> {
-  const run = <A>(effect: Effect.Effect<A, unknown, R>, signal: AbortSignal): Promise<A> => Effect.runPromiseWith(context)(effect, { signal });
+  const run = runHandler(context);
   const options: { -readonly [K in keyof CodexClientOptions<T>]?: unknown } = {};
   const { approvals, elicitations, userInput, refreshChatgptAuthTokens, handlers, tools } = effects;
   if (approvals !== undefined) {

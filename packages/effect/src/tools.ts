@@ -2,7 +2,8 @@
 // takes Standard Schema (it validates and types the arguments) with its Standard JSON Schema
 // (what codex shows the model): Effect's Schema gives both.
 import { type DynamicTool, type DynamicToolContext, type DynamicToolNamespace, type DynamicToolOutput, defineTool } from "@codex-rpc/core";
-import { type Context, Effect, Schema } from "effect";
+import { type Context, type Effect, Schema } from "effect";
+import { runHandler } from "./run-handler.js";
 
 /** A tool whose handler is an Effect needing `R`; the Layer that declares it provides `R`. */
 export interface EffectTool<R = never> {
@@ -41,5 +42,5 @@ export function defineEffectTool<S extends Schema.Codec<unknown, unknown>, E = n
 }
 
 export function toCoreTool<R>(tool: EffectTool<R>, context: Context.Context<R>): DynamicTool {
-  return tool.toCore((effect, signal) => Effect.runPromiseWith(context)(effect, { signal }));
+  return tool.toCore(runHandler(context));
 }

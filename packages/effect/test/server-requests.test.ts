@@ -1,7 +1,7 @@
 // Server requests answered by Effects whose requirements come from the Layer (in-memory server).
 import { userInputAnswers } from "@codex-rpc/core";
 import { it } from "@effect/vitest";
-import { Context, Effect, Layer, Schema } from "effect";
+import { Context, Data, Effect, Layer, Schema } from "effect";
 import { describe, expect } from "vitest";
 import { CodexClient, type CodexLayerOptions, defineEffectTool } from "../src/index.js";
 import { FakeServer, layerFake } from "../src/testing.js";
@@ -43,6 +43,25 @@ describe("server requests as Effects", () => {
       ),
     ),
   );
+
+  it.live("a failure with no message (a Data.TaggedError, a plain object) tells codex its _tag, never its fields", () => {
+    class NoReviewer extends Data.TaggedError("NoReviewer")<{ readonly apiKey: string }> {}
+    const failing = (name: string, failure: unknown) =>
+      defineEffectTool({ name, description: "x", schema: Schema.Struct({}), handler: () => Effect.fail(failure) });
+    const tools = [failing("tagged", new NoReviewer({ apiKey: "sk-SECRET-1" })), failing("plain", { reason: "nope", token: "sk-SECRET-2" })];
+    const call = (tool: string) => ({ threadId: "t", turnId: "u", callId: "c", namespace: null, tool, arguments: {} });
+    return Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const approval = yield* Effect.promise(() => server.request("item/tool/requestUserInput", userInputParams));
+      const tagged = yield* Effect.promise(() => server.request("item/tool/call", call("tagged")));
+      const plain = yield* Effect.promise(() => server.request("item/tool/call", call("plain")));
+      // Before: "client handler for … failed: " (empty) and "[object Object]".
+      expect(approval).toMatchObject({ error: { code: -32603, message: expect.stringMatching(/failed: NoReviewer$/) } });
+      expect(JSON.stringify(tagged)).toMatch(/failed: NoReviewer/);
+      expect(JSON.stringify(plain)).toMatch(/failed: failed with a value of type object/);
+      expect(JSON.stringify([approval, tagged, plain])).not.toContain("SECRET");
+    }).pipe(withServer({ tools, userInput: () => Effect.fail(new NoReviewer({ apiKey: "sk-SECRET-3" })) }, Layer.empty));
+  });
 
   it.live("a tool whose schema decodes JSON into another type (Schema.Date) gets it from what the model sends", () => {
     const seen: unknown[] = [];
