@@ -15,6 +15,9 @@ vi.mock("../../dist/client/account-login.js", () => failing());
 vi.mock("../../dist/client/fs-files.js", () => failing());
 vi.mock("../../dist/session/rollback.js", () => failing());
 vi.mock("../../dist/session/compaction.js", () => failing());
+vi.mock("../../dist/session/turn-steer.js", () => failing());
+vi.mock("../../dist/session/turn-read-back.js", () => failing());
+vi.mock("../../dist/session/structured-output-parse.js", () => failing());
 
 function failing(): never {
   throw new Error("not loaded on the hot path");
@@ -32,3 +35,12 @@ it("connects, starts a thread and streams a turn's text without loading any of t
   await expect(thread.rollback()).rejects.toThrow(/error when mocking a module/);
   await client.close();
 });
+
+it("a turn with an outputSchema rejects `completed` with the load's error when its parser cannot load (never hangs)", async () => {
+  const { client } = await connect({ turns: [{ deltas: ["{}"] }] });
+  const thread = await client.startThread();
+  const turn = thread.run("hi", { outputSchema: { type: "object" } });
+  await expect(turn.completed).rejects.toThrow(/error when mocking a module/);
+  await client.close();
+});
+
