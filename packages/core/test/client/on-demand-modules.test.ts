@@ -18,6 +18,8 @@ vi.mock("../../dist/session/compaction.js", () => failing());
 vi.mock("../../dist/session/turn-steer.js", () => failing());
 vi.mock("../../dist/session/turn-read-back.js", () => failing());
 vi.mock("../../dist/session/structured-output-parse.js", () => failing());
+vi.mock("../../dist/session/command-run.js", () => failing());
+vi.mock("../../dist/util/base64.js", () => failing());
 
 function failing(): never {
   throw new Error("not loaded on the hot path");
@@ -44,3 +46,13 @@ it("a turn with an outputSchema rejects `completed` with the load's error when i
   await client.close();
 });
 
+it("a command fails its result and exit with the load's error when its runner cannot load, and its output completes", async () => {
+  const { client } = await connect();
+  const command = client.exec(["true"]);
+  const output = firstValueFrom(command.output$.pipe(toArray()));
+  await expect(command.result).rejects.toThrow(/error when mocking a module/);
+  await expect(command.exit).rejects.toThrow(/error when mocking a module/);
+  expect(await output).toEqual([]);
+  await expect(command.write("x")).rejects.toThrow(/error when mocking a module/);
+  await client.close();
+});
