@@ -3,6 +3,7 @@
 // one fail only when used.
 import { firstValueFrom, toArray } from "rxjs";
 import { expect, it, vi } from "vitest";
+import { ServerOverloadedError } from "@codex-rpc/core";
 import { connect } from "../support/connect-to-fake.js";
 
 vi.mock("../../dist/client/server-request-answers.js", () => failing());
@@ -20,6 +21,7 @@ vi.mock("../../dist/session/turn-read-back.js", () => failing());
 vi.mock("../../dist/session/structured-output-parse.js", () => failing());
 vi.mock("../../dist/session/command-run.js", () => failing());
 vi.mock("../../dist/util/base64.js", () => failing());
+vi.mock("../../dist/rpc/overload-backoff.js", () => failing());
 
 function failing(): never {
   throw new Error("not loaded on the hot path");
@@ -54,5 +56,14 @@ it("a command fails its result and exit with the load's error when its runner ca
   await expect(command.exit).rejects.toThrow(/error when mocking a module/);
   expect(await output).toEqual([]);
   await expect(command.write("x")).rejects.toThrow(/error when mocking a module/);
+  await client.close();
+});
+
+it("a request codex answers -32001 is not retried when the retries cannot load: ServerOverloadedError after its one attempt", async () => {
+  const { server, client } = await connect({ overload: { "thread/start": 1 } });
+  const refused = await client.startThread().catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(ServerOverloadedError);
+  expect(refused).toMatchObject({ code: "SERVER_OVERLOADED", attempts: 1 });
+  expect(server.received.filter((message) => "method" in message && message.method === "thread/start")).toHaveLength(1);
   await client.close();
 });
