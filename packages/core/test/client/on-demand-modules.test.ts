@@ -22,6 +22,7 @@ vi.mock("../../dist/session/structured-output-parse.js", () => failing());
 vi.mock("../../dist/session/command-run.js", () => failing());
 vi.mock("../../dist/util/base64.js", () => failing());
 vi.mock("../../dist/rpc/overload-backoff.js", () => failing());
+vi.mock("../../dist/session/page-walk.js", () => failing());
 
 function failing(): never {
   throw new Error("not loaded on the hot path");
@@ -37,6 +38,7 @@ it("connects, starts a thread and streams a turn's text without loading any of t
   // The features that need a module fail when used, and only then.
   await expect(client.fs.readFile("/etc/hostname")).rejects.toThrow(/error when mocking a module/);
   await expect(thread.rollback()).rejects.toThrow(/error when mocking a module/);
+  await expect(client.threads()[Symbol.asyncIterator]().next()).rejects.toThrow(/error when mocking a module/);
   await client.close();
 });
 
