@@ -1,7 +1,7 @@
 // What loads on demand (import()) is kept off the hot path: with every such module failing to load,
 // a client still connects, starts a thread and streams a turn's text, and the features that need
 // one fail only when used.
-import { firstValueFrom, toArray } from "rxjs";
+import { filter, firstValueFrom, toArray } from "rxjs";
 import { expect, it, vi } from "vitest";
 import { ServerOverloadedError } from "@codex-rpc/core";
 import { connect } from "../support/connect-to-fake.js";
@@ -68,4 +68,15 @@ it("a request codex answers -32001 is not retried when the retries cannot load: 
   expect(refused).toMatchObject({ code: "SERVER_OVERLOADED", attempts: 1 });
   expect(server.received.filter((message) => "method" in message && message.method === "thread/start")).toHaveLength(1);
   await client.close();
+});
+
+it("the watchdog reports a read-back that cannot load and tries again later; the turn still ends with the client", async () => {
+  const { client } = await connect({ turns: [{ deltas: ["lost"], dropTurnCompleted: true }] });
+  const thread = await client.startThread();
+  const turn = thread.run("hi", { watchdogGraceMs: 10 });
+  const reported = firstValueFrom(client.diagnostics$.pipe(filter((diagnostic) => diagnostic.kind === "turn-recovery")));
+  expect((await reported).message).toMatch(/could not load the read-back of an ended turn/);
+  const ended = turn.completed.catch((error: unknown) => error);
+  await client.close();
+  expect(await ended).toMatchObject({ code: "CONNECTION_CLOSED" });
 });
