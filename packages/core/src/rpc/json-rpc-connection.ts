@@ -13,7 +13,6 @@ import {
 } from "../errors/errors.js";
 import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRequest, JsonRpcId } from "../framing/json-rpc-message.js";
 import { Multicast } from "../util/multicast.js";
-import { backoffDelay } from "../util/backoff.js";
 import { checkJson, describeThrown, excerptOf } from "../util/describe-value.js";
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
@@ -167,20 +166,26 @@ export class JsonRpcConnection {
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
     checkTimeout(timeoutMs, "timeoutMs");
     const deadline = Date.now() + timeoutMs;
-    for (let attempt = 1; ; attempt++) {
+    try {
+      return await this.sendOnce(method, params, deadline - Date.now(), timeoutMs, options.signal);
+    } catch (error) {
+      if (!(error instanceof ServerError) || error.rpcCode !== JSON_RPC_OVERLOADED) throw error;
+      // The retries are in overload-backoff, loaded now; should it fail to load, this is the only attempt.
+      let retries: typeof import("./overload-backoff.js");
       try {
-        return await this.sendOnce(method, params, deadline - Date.now(), timeoutMs, options.signal);
-      } catch (error) {
-        if (!(error instanceof ServerError) || error.rpcCode !== JSON_RPC_OVERLOADED) throw error;
-        if (attempt > this.retry.maxRetries) {
-          throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, attempt);
-        }
-        const delay = backoffDelay(attempt, this.retry);
-        if (Date.now() + delay >= deadline) {
-          throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, attempt);
-        }
-        await this.sleep(delay, method, options.signal);
+        retries = await import("./overload-backoff.js");
+      } catch {
+        throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, 1);
       }
+      return retries.retryOverloaded(error, {
+        method,
+        deadline,
+        retry: this.retry,
+        signal: options.signal,
+        send: (remainingMs) => this.sendOnce(method, params, remainingMs, timeoutMs, options.signal),
+        backoffs: this.backoffs,
+        closeInfo: () => this.closeInfo,
+      });
     }
   }
 
@@ -231,26 +236,6 @@ export class JsonRpcConnection {
         const pending = this.pending.get(id);
         pending?.reject(error instanceof ConnectionClosedError ? new ConnectionClosedError(this.closeInfo ?? error.close, { method, id }) : error);
       });
-    });
-  }
-
-  /** The backoff before a retry; ends early (rejecting) on abort or when the connection closes. */
-  private sleep(ms: number, method: string, signal: AbortSignal | undefined): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stop = (error: unknown) => {
-        cancelTimer();
-        signal?.removeEventListener("abort", onAbort);
-        this.backoffs.delete(stop);
-        reject(error);
-      };
-      const onAbort = () => stop(new RequestAbortedError(method, undefined, signal?.reason));
-      const cancelTimer = startTimer(ms, () => {
-        signal?.removeEventListener("abort", onAbort);
-        this.backoffs.delete(stop);
-        resolve();
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.backoffs.add(stop);
     });
   }
 

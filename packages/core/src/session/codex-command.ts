@@ -1,38 +1,10 @@
-import type { Observable, Subscription } from "rxjs";
+import type { Observable } from "rxjs";
 import type { DefaultProtocolTypes, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
 import { MessageInbox } from "../transport/message-inbox.js";
-import { decodeBase64, encodeBase64 } from "../util/base64.js";
-import { isRecord } from "../util/is-record.js";
+import type { CommandExit, CommandHost, CommandOutputChunk } from "./command-run.js";
 import { toAsyncIterable } from "./async-iterable.js";
 
-/** One chunk of a command's output, decoded. */
-export interface CommandOutputChunk {
-  /** `stdout` or `stderr` (a PTY, `tty: true`, multiplexes everything onto `stdout`). */
-  readonly stream: "stdout" | "stderr";
-  /** The chunk as UTF-8 text (a character split across chunks comes whole with the later one). */
-  readonly text: string;
-  /** The chunk's bytes as codex sent them. */
-  readonly bytes: Uint8Array;
-  /** `true` on the last chunk of a stream that `outputBytesCap` cut short. */
-  readonly capReached: boolean;
-}
-
-/** How a command ended: the exit code, and everything it wrote, as text. */
-export interface CommandExit {
-  /** The exit code: codex reports 124 for its own timeout and 128 + n for signal n (137 after `terminate()`). */
-  readonly exitCode: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-/** What a CodexCommand needs of the client. */
-export interface CommandHost {
-  /** This command's `command/exec/outputDelta` params (already filtered by processId). */
-  readonly output: Observable<unknown>;
-  /** Sends `command/exec`; resolves with its reply, which codex sends after the last output chunk. */
-  start(): Promise<unknown>;
-  request(method: string, params: unknown): Promise<unknown>;
-}
+export type { CommandExit, CommandHost, CommandOutputChunk } from "./command-run.js";
 
 /**
  * A running `command/exec` (from `client.exec`): its output as it streams (`output$`, or
@@ -63,41 +35,17 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     this.#host = host;
     const inbox = new MessageInbox<CommandOutputChunk>();
     this.output$ = inbox.messages$;
-    const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
-    const text = { stdout: [] as string[], stderr: [] as string[] };
-    const subscription: Subscription = host.output.subscribe((delta) => {
-      const chunk = decodeChunk(delta, decoders);
-      if (!chunk) return;
-      text[chunk.stream].push(chunk.text);
-      inbox.deliver(chunk);
-    });
-    const ended = () => {
-      subscription.unsubscribe();
-      for (const stream of ["stdout", "stderr"] as const) {
-        const rest = decoders[stream].decode();
-        if (rest) text[stream].push(rest);
-      }
-      inbox.complete();
-    };
-    this.result = host.start().then(
-      (result) => {
-        ended();
-        return result as ResultIn<T["clientRequests"], "command/exec">;
-      },
+    // The running (output decoded from base64, the exit) is in command-run, loaded on demand before
+    // `command/exec` goes out; a failed load fails `result` and `exit` with its error.
+    const run = import("./command-run.js").then(
+      (module) => module.runCommand(host, inbox),
       (error: unknown) => {
-        ended();
+        inbox.complete();
         throw error;
       },
     );
-    this.exit = this.result.then((result) => {
-      const reply = result as { exitCode?: unknown; stdout?: unknown; stderr?: unknown };
-      return {
-        exitCode: typeof reply.exitCode === "number" ? reply.exitCode : -1,
-        // Streamed output is not repeated in the reply; what codex buffered anyway comes after it.
-        stdout: text.stdout.join("") + (typeof reply.stdout === "string" ? reply.stdout : ""),
-        stderr: text.stderr.join("") + (typeof reply.stderr === "string" ? reply.stderr : ""),
-      };
-    });
+    this.result = run.then((ran) => ran.result as ResultIn<T["clientRequests"], "command/exec">);
+    this.exit = run.then((ran) => ran.exit);
     // Nobody has to await them: a failure is still thrown to whoever does.
     this.result.catch(() => undefined);
     this.exit.catch(() => undefined);
@@ -105,7 +53,7 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
 
   /** Writes to the command's stdin (`command/exec/write`); needs `streamStdin: true` (or `tty: true`). */
   async write(data: string | Uint8Array): Promise<void> {
-    await this.#host.request("command/exec/write", { processId: this.processId, deltaBase64: encodeBase64(toBytes(data)) });
+    await this.#host.request("command/exec/write", { processId: this.processId, deltaBase64: await base64Of(data) });
   }
 
   /** Closes the command's stdin, after writing `data` if given. */
@@ -113,7 +61,7 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     await this.#host.request("command/exec/write", {
       processId: this.processId,
       closeStdin: true,
-      ...(data === undefined ? {} : { deltaBase64: encodeBase64(toBytes(data)) }),
+      ...(data === undefined ? {} : { deltaBase64: await base64Of(data) }),
     });
   }
 
@@ -133,18 +81,8 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
   }
 }
 
-function toBytes(data: string | Uint8Array): Uint8Array {
-  return typeof data === "string" ? new TextEncoder().encode(data) : data;
-}
-
-function decodeChunk(delta: unknown, decoders: Record<"stdout" | "stderr", TextDecoder>): CommandOutputChunk | undefined {
-  if (!isRecord(delta) || typeof delta.deltaBase64 !== "string") return undefined;
-  const stream = delta.stream === "stderr" ? "stderr" : "stdout";
-  let bytes: Uint8Array;
-  try {
-    bytes = decodeBase64(delta.deltaBase64);
-  } catch {
-    return undefined;
-  }
-  return { stream, text: decoders[stream].decode(bytes, { stream: true }), bytes, capReached: delta.capReached === true };
+/** Text (as UTF-8) or bytes as base64, the encoder loaded on demand. */
+async function base64Of(data: string | Uint8Array): Promise<string> {
+  const { encodeBase64 } = await import("../util/base64.js");
+  return encodeBase64(typeof data === "string" ? new TextEncoder().encode(data) : data);
 }

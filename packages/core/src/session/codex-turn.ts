@@ -22,8 +22,8 @@ import { turnIdOf } from "./notification-routing.js";
 import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
 import { enqueueTurn, pendingTurns } from "./turn-queue.js";
-import { parseStructuredOutput, prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
-import { steerTurn, userInputOf } from "./turn-steer.js";
+import { prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
+import { userInputOf } from "./turn-input.js";
 
 /** How a turn ended. */
 export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> {
@@ -339,6 +339,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
       throw new TurnNotRunningError(this.threadId, undefined, "the turn did not start", { cause: error });
     }
     if (this.done) throw new TurnNotRunningError(this.threadId, turnId, "the turn has ended");
+    const { steerTurn } = await import("./turn-steer.js");
     return (await steerTurn(this.host, this.threadId, turnId, userInputOf(input), params as object | undefined)) as ResultIn<T["clientRequests"], "turn/steer">;
   }
 
@@ -429,18 +430,16 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.cancelWatchdog = startTimer(this.watchdogDelayMs, () => void this.readBack());
   }
 
-  /** Reads the thread: the turn, if it shows the turn ended. Never throws; `onProblem` hears a failed or malformed read. */
+  /** Reads the thread: the turn, if it shows the turn ended. Never throws; `onProblem` hears a failed or malformed read (or a failed load of turn-read-back). */
   private async readEndedTurn(turnId: string, onProblem: (problem: string) => void = () => {}): Promise<ProtocolTurn | undefined> {
-    let result: unknown;
+    let readBack: typeof import("./turn-read-back.js");
     try {
-      result = await this.host.request("thread/read", { threadId: this.threadId, includeTurns: true });
+      readBack = await import("./turn-read-back.js");
     } catch (error) {
-      onProblem(`thread/read failed while checking whether the turn ended: ${describeThrown(error)}`);
+      onProblem(`could not load the read-back of an ended turn: ${describeThrown(error)}`);
       return undefined;
     }
-    if (!Array.isArray((result as { thread?: { turns?: unknown } } | null)?.thread?.turns)) onProblem("the thread/read result has no `thread.turns` array");
-    const turn = turnIn(result, turnId);
-    return turn && turn.status !== "inProgress" ? turn : undefined;
+    return readBack.readEndedTurn(this.host, this.threadId, turnId, onProblem);
   }
 
   /**
@@ -492,9 +491,11 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (this.outputSchema === undefined) this.resolveCompleted(completed as unknown as CompletedTurn<T, O>);
     else {
       const parsed = { ...completed, hasFinalMessage: finalMessage !== undefined };
-      void parseStructuredOutput(this.outputSchema, parsed).then((outcome) =>
-        this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>),
-      );
+      const schema = this.outputSchema;
+      // Parsed by structured-output-parse, loaded now; a failed load rejects `completed`.
+      void import("./structured-output-parse.js")
+        .then((module) => module.parseStructuredOutput(schema, parsed))
+        .then((outcome) => this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>), this.rejectCompleted);
     }
     for (const subject of [this.eventSubject, this.itemSubject, this.textSubject]) subject.complete();
   }
@@ -519,12 +520,4 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (this.queueHeldBy === undefined) this.releaseQueue();
     else void this.queueHeldBy.then(this.releaseQueue, this.releaseQueue);
   }
-}
-
-/** The turn with this id in a `thread/read` result, if the result has the shape to tell. */
-function turnIn(result: unknown, turnId: string): ProtocolTurn | undefined {
-  const turns = (result as { thread?: { turns?: unknown } } | null | undefined)?.thread?.turns;
-  if (!Array.isArray(turns)) return undefined;
-  const turn = turns.find((candidate: unknown) => (candidate as { id?: unknown } | null)?.id === turnId) as ProtocolTurn | undefined;
-  return turn && typeof turn.status === "string" ? turn : undefined;
 }

@@ -2,25 +2,34 @@ import { firstValueFrom, Subject, toArray } from "rxjs";
 import { describe, expect, it } from "vitest";
 import { CodexCommand } from "../../src/session/codex-command.js";
 
-/** A CodexCommand over a hand-driven host: push deltas, then settle the reply. */
+/**
+ * A CodexCommand over a hand-driven host: once `command/exec` went out (`started`: its runner loads
+ * on demand first), push deltas, then settle the reply.
+ */
 function scripted() {
+  let markStarted!: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
   const output = new Subject<unknown>();
   const requests: { method: string; params: unknown }[] = [];
   let settle!: (result: unknown) => void;
   let fail!: (error: unknown) => void;
   const command = new CodexCommand("p1", {
     output,
-    start: () => new Promise((resolve, reject) => ((settle = resolve), (fail = reject))),
+    start: () => {
+      markStarted();
+      return new Promise((resolve, reject) => ((settle = resolve), (fail = reject)));
+    },
     request: async (method, params) => void requests.push({ method, params }),
   });
   const delta = (stream: string, bytes: Uint8Array | string, capReached = false) =>
     output.next({ processId: "p1", stream, deltaBase64: Buffer.from(bytes).toString("base64"), capReached });
-  return { command, output, delta, settle: (result: unknown) => settle(result), fail: (error: unknown) => fail(error), requests };
+  return { command, output, started, delta, settle: (result: unknown) => settle(result), fail: (error: unknown) => fail(error), requests };
 }
 
 describe("CodexCommand", () => {
   it("decodes UTF-8 split across chunks per stream, keeps output that came before the first subscriber, and completes with the reply", async () => {
-    const { command, delta, settle } = scripted();
+    const { command, started, delta, settle } = scripted();
+    await started;
     const euro = Buffer.from("€");
     delta("stdout", euro.subarray(0, 1));
     delta("stderr", "err");
@@ -38,7 +47,8 @@ describe("CodexCommand", () => {
   });
 
   it("is an async iterable of the same chunks", async () => {
-    const { command, delta, settle } = scripted();
+    const { command, started, delta, settle } = scripted();
+    await started;
     delta("stdout", "a");
     delta("stdout", "b");
     settle({ exitCode: 0, stdout: "", stderr: "" });
@@ -64,7 +74,8 @@ describe("CodexCommand", () => {
   });
 
   it("a failed start rejects exit and result and completes output$", async () => {
-    const { command, fail } = scripted();
+    const { command, started, fail } = scripted();
+    await started;
     fail(new Error("refused"));
     await expect(command.exit).rejects.toThrow("refused");
     await expect(command.result).rejects.toThrow("refused");
@@ -72,7 +83,8 @@ describe("CodexCommand", () => {
   });
 
   it("skips a delta that is not base64 or not an object", async () => {
-    const { command, output, delta, settle } = scripted();
+    const { command, started, output, delta, settle } = scripted();
+    await started;
     output.next(null);
     output.next({ processId: "p1", stream: "stdout", deltaBase64: "not base64!" });
     delta("stdout", "ok");

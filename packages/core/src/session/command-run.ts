@@ -1,0 +1,85 @@
+// A command of `client.exec` at work: its output decoded from base64 as it streams, and its exit.
+// Loaded on demand (import()) by the first `client.exec`, before `command/exec` goes out.
+import type { Observable, Subscription } from "rxjs";
+import type { MessageInbox } from "../transport/message-inbox.js";
+import { decodeBase64 } from "../util/base64.js";
+import { isRecord } from "../util/is-record.js";
+
+/** One chunk of a command's output, decoded. */
+export interface CommandOutputChunk {
+  /** `stdout` or `stderr` (a PTY, `tty: true`, multiplexes everything onto `stdout`). */
+  readonly stream: "stdout" | "stderr";
+  /** The chunk as UTF-8 text (a character split across chunks comes whole with the later one). */
+  readonly text: string;
+  /** The chunk's bytes as codex sent them. */
+  readonly bytes: Uint8Array;
+  /** `true` on the last chunk of a stream that `outputBytesCap` cut short. */
+  readonly capReached: boolean;
+}
+
+/** How a command ended: the exit code, and everything it wrote, as text. */
+export interface CommandExit {
+  /** The exit code: codex reports 124 for its own timeout and 128 + n for signal n (137 after `terminate()`). */
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** What a CodexCommand needs of the client. */
+export interface CommandHost {
+  /** This command's `command/exec/outputDelta` params (already filtered by processId). */
+  readonly output: Observable<unknown>;
+  /** Sends `command/exec`; resolves with its reply, which codex sends after the last output chunk. */
+  start(): Promise<unknown>;
+  request(method: string, params: unknown): Promise<unknown>;
+}
+
+/**
+ * Listens for the command's output, then sends `command/exec`; resolves with codex's reply and the
+ * exit once it answered (after the last output chunk), rejects with its error. The output goes to
+ * `inbox`, which completes either way.
+ */
+export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandOutputChunk>): Promise<{ result: unknown; exit: CommandExit }> {
+  const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+  const text = { stdout: [] as string[], stderr: [] as string[] };
+  const subscription: Subscription = host.output.subscribe((delta) => {
+    const chunk = decodeChunk(delta, decoders);
+    if (!chunk) return;
+    text[chunk.stream].push(chunk.text);
+    inbox.deliver(chunk);
+  });
+  const ended = () => {
+    subscription.unsubscribe();
+    for (const stream of ["stdout", "stderr"] as const) {
+      const rest = decoders[stream].decode();
+      if (rest) text[stream].push(rest);
+    }
+    inbox.complete();
+  };
+  let result: unknown;
+  try {
+    result = await host.start();
+  } finally {
+    ended();
+  }
+  const reply = result as { exitCode?: unknown; stdout?: unknown; stderr?: unknown };
+  const exit = {
+    exitCode: typeof reply.exitCode === "number" ? reply.exitCode : -1,
+    // Streamed output is not repeated in the reply; what codex buffered anyway comes after it.
+    stdout: text.stdout.join("") + (typeof reply.stdout === "string" ? reply.stdout : ""),
+    stderr: text.stderr.join("") + (typeof reply.stderr === "string" ? reply.stderr : ""),
+  };
+  return { result, exit };
+}
+
+function decodeChunk(delta: unknown, decoders: Record<"stdout" | "stderr", TextDecoder>): CommandOutputChunk | undefined {
+  if (!isRecord(delta) || typeof delta.deltaBase64 !== "string") return undefined;
+  const stream = delta.stream === "stderr" ? "stderr" : "stdout";
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64(delta.deltaBase64);
+  } catch {
+    return undefined;
+  }
+  return { stream, text: decoders[stream].decode(bytes, { stream: true }), bytes, capReached: delta.capReached === true };
+}

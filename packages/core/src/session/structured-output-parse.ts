@@ -1,0 +1,37 @@
+// A turn's structured output parsed and validated: loaded on demand (import()) when a turn with an
+// `outputSchema` ends, so a page whose turns have none does not carry it.
+import { OutputValidationError } from "../errors/turn-errors.js";
+import type { PreparedOutputSchema } from "./structured-output.js";
+
+/** How a completed turn's final message fared against its schema. */
+export type StructuredOutcome =
+  | { readonly output: unknown; readonly outputError?: undefined }
+  | { readonly output?: undefined; readonly outputError: OutputValidationError };
+
+/** Parses and validates the final message of a turn that had an `outputSchema`. Never throws. */
+export async function parseStructuredOutput(
+  prepared: PreparedOutputSchema,
+  turn: { readonly id: string; readonly status: string; readonly finalText: string; readonly finalTextComplete: boolean; readonly hasFinalMessage: boolean },
+): Promise<StructuredOutcome> {
+  const fail = (reason: OutputValidationError["reason"], detail: string, issues: OutputValidationError["issues"] = []) => ({
+    outputError: new OutputValidationError(turn.id, reason, issues, detail),
+  });
+  if (turn.status !== "completed") return fail("no-output", `is missing: the turn ended ${turn.status}`);
+  if (!turn.hasFinalMessage) return fail("no-output", "is missing: the turn has no agent message");
+  if (!turn.finalTextComplete) return fail("no-output", "is missing: the last agent message never completed");
+  let value: unknown;
+  try {
+    value = JSON.parse(turn.finalText);
+  } catch {
+    // Not the parser's message: it quotes the text, which is in `finalText` for whoever wants it.
+    return fail("invalid-json", "is not JSON");
+  }
+  if (prepared.validator === undefined) return { output: value };
+  try {
+    const result = await prepared.validator["~standard"].validate(value);
+    if (result.issues !== undefined) return fail("schema", "does not match the schema", result.issues);
+    return { output: result.value };
+  } catch (error) {
+    return fail("schema", `could not be validated: the schema threw ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
