@@ -52,7 +52,11 @@ describe("StreamedText with wide pieces kept apart", () => {
   });
 
   it("large wide pieces stay where they are, between runs that hold small wide ones", () => {
-    const pieces = [...batch(64, (i) => (i === 5 ? "’" : `e${i}`)), ...batch(64, (i) => `${"’".repeat(300)}${i}`), ...batch(130, (i) => (i % 9 === 0 ? `“${i}”` : `f${i}`))];
+    const pieces = [
+      ...batch(64, (i) => (i === 5 ? "’" : `e${i}`)),
+      ...batch(64, (i) => `${"’".repeat(300)}${i}`),
+      ...batch(130, (i) => (i % 9 === 0 ? `“${i}”` : `f${i}`)),
+    ];
     const text = new StreamedText();
     for (const p of pieces) text.append(p);
     expect(text.take()).toBe(pieces.join(""));
