@@ -12,7 +12,7 @@
 // overhead   the codex-shaped agent workloads of decode.mjs (the same bytes as its client stage):
 //            core's `turn.text$` subscriber (decode.mjs's client stage, validation off) and the
 //            Effect `text` Stream (the deltas of one read joined into one piece) run to its end
-//            with `Stream.runForEach`, each timed from the first
+//            with `Stream.runForEach` (by default, and with `replayEvents: false`: no events log), each timed from the first
 //            byte fed to the end of the turn, alternating in each round; the ratio is the median of
 //            the rounds' Effect time over core time (and, beside it, of their CPU time). For
 //            information, the same Effect program by hand (a Stream.callback over core's text$, no
@@ -47,7 +47,7 @@ async function binding(dir) {
  * `byHand`, the same Effect program without the binding: a Stream.callback over core's `text$`
  * (what tells the binding's own cost from Effect's Stream machinery).
  */
-async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fiber, Queue, Stream } }, byHand = false) {
+async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fiber, Queue, Stream } }, byHand = false, runOptions = undefined) {
   const { client, thread, feed } = await connectedClient(w);
   const counter = { n: 0, chars: 0 };
   const handMade = (turn) =>
@@ -60,7 +60,7 @@ async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fibe
   const elapsed = await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const turn = byHand ? { turn: thread.run("bench") } : yield* effectThread(thread).run("bench");
+        const turn = byHand ? { turn: thread.run("bench") } : yield* effectThread(thread).run("bench", runOptions);
         const text = byHand ? handMade(turn.turn) : turn.text;
         yield* Effect.promise(() => turn.turn.started);
         const start = performance.now();
@@ -107,7 +107,7 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
   for (const spec of WORKLOADS.filter((s) => s.kind === "agent")) {
     const w = codexWorkload(fixture, { ...spec, count: Math.max(1, Math.round(spec.count * scale)) });
     log(`${w.name}:`);
-    const samples = { coreMs: [], effectMs: [], ratio: [], cpuRatio: [], byHandRatio: [], byHandCpuRatio: [] };
+    const samples = { coreMs: [], effectMs: [], ratio: [], cpuRatio: [], noReplayRatio: [], noReplayCpuRatio: [], byHandRatio: [], byHandCpuRatio: [] };
     for (let round = 0; round <= rounds; round++) {
       log(round === 0 ? " warm-up" : ` ${round}`);
       gc();
@@ -115,12 +115,16 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
       gc();
       const [effectMs, effectCpu] = await withCpu(() => effectStage(w, loaded));
       gc();
+      const [noReplayMs, noReplayCpu] = await withCpu(() => effectStage(w, loaded, false, { replayEvents: false }));
+      gc();
       const [byHandMs, byHandCpu] = await withCpu(() => effectStage(w, loaded, true));
       if (round === 0) continue;
       samples.coreMs.push(coreMs);
       samples.effectMs.push(effectMs);
       samples.ratio.push(effectMs / coreMs);
       samples.cpuRatio.push(effectCpu / coreCpu);
+      samples.noReplayRatio.push(noReplayMs / coreMs);
+      samples.noReplayCpuRatio.push(noReplayCpu / coreCpu);
       samples.byHandRatio.push(byHandMs / coreMs);
       samples.byHandCpuRatio.push(byHandCpu / coreCpu);
     }
@@ -132,6 +136,8 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
       effectMs: stats(samples.effectMs),
       ratio: stats(samples.ratio),
       cpuRatio: stats(samples.cpuRatio),
+      noReplayRatio: stats(samples.noReplayRatio),
+      noReplayCpuRatio: stats(samples.noReplayCpuRatio),
       byHandRatio: stats(samples.byHandRatio),
       byHandCpuRatio: stats(samples.byHandCpuRatio),
       samples,
@@ -275,13 +281,22 @@ async function main() {
   const overhead = await measureOverhead({ rounds: Number(args.rounds), scale: Number(args.scale), bindingDir, log: (t) => process.stderr.write(t) });
   console.log(
     markdownTable(
-      ["workload", "core text$, median [min–max]", "Effect text Stream", "Effect / core", "Effect / core, CPU time", "by hand / core (time, CPU)"],
+      [
+        "workload",
+        "core text$, median [min–max]",
+        "Effect text Stream",
+        "Effect / core",
+        "Effect / core, CPU time",
+        "replayEvents: false / core (time, CPU)",
+        "by hand / core (time, CPU)",
+      ],
       overhead.map((o) => [
         o.name,
         `${o.coreMs.median.toFixed(1)} ms [${o.coreMs.min.toFixed(1)}–${o.coreMs.max.toFixed(1)}]`,
         `${o.effectMs.median.toFixed(1)} ms [${o.effectMs.min.toFixed(1)}–${o.effectMs.max.toFixed(1)}]`,
         `${o.ratio.median.toFixed(3)}× [${o.ratio.min.toFixed(3)}–${o.ratio.max.toFixed(3)}]`,
         `${o.cpuRatio.median.toFixed(3)}× [${o.cpuRatio.min.toFixed(3)}–${o.cpuRatio.max.toFixed(3)}]`,
+        `${o.noReplayRatio.median.toFixed(3)}× [${o.noReplayRatio.min.toFixed(3)}–], ${o.noReplayCpuRatio.median.toFixed(3)}× [${o.noReplayCpuRatio.min.toFixed(3)}–]`,
         `${o.byHandRatio.median.toFixed(3)}×, ${o.byHandCpuRatio.median.toFixed(3)}×`,
       ]),
     ),

@@ -6,11 +6,14 @@
 //
 // Usage: node tools/bench/profile.mjs [client|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
 //   client     the full client → text$ on agent deltas 200 000 × 240 B (validation off)
+//   effect     the same bytes → the Effect binding's `text` Stream run with Stream.runForEach
 //   framing    NdjsonDecoder alone on the same bytes
 //   long-line  NdjsonDecoder on one 64 MiB line
 import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Session } from "node:inspector/promises";
 import { parseArgs } from "node:util";
+import { ROOT, importBuilt } from "../support/built-packages.mjs";
 import { connectedClient, ensureGc, gc, ours, subscribeDeltas } from "./lib.mjs";
 import { longLine } from "./long-lines.mjs";
 import { codexWorkload, deliver, loadFixture } from "./workloads.mjs";
@@ -40,6 +43,25 @@ const RUNS = {
       await deliver(w.chunks, feed);
       await turn.completed;
       counter.subscription.unsubscribe();
+      await client.close();
+    };
+  },
+  async effect() {
+    const w = codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 });
+    const { effectThread } = await importBuilt(`packages/${process.env.BINDING ?? "effect"}/dist/thread.js`);
+    const { Effect, Exit, Fiber, Scope, Stream } = await import(join(ROOT, "packages/effect/node_modules/effect/dist/index.js"));
+    const { client, thread, feed } = await connectedClient(w);
+    const scope = Effect.runSync(Scope.make());
+    const turn = Effect.runSync(Scope.provide(scope)(effectThread(thread).run("bench")));
+    await turn.turn.started;
+    let chars = 0;
+    const reading = Effect.runFork(Stream.runForEach(turn.text, (piece) => Effect.sync(() => void (chars += piece.length))));
+    await new Promise((resolve) => setImmediate(resolve));
+    return async () => {
+      await deliver(w.chunks, feed);
+      await Effect.runPromise(Fiber.join(reading));
+      if (chars !== w.text.length) throw new Error(`effect lost text: ${chars}/${w.text.length}`);
+      await Effect.runPromise(Scope.close(scope, Exit.void));
       await client.close();
     };
   },
