@@ -9,7 +9,7 @@ import { describe, expect } from "vitest";
 import { pulledStream } from "../src/pull-stream.js";
 
 /** Until the forked reader subscribed: a value sent before that goes nowhere (the source is hot). */
-const subscribed = (source: Subject<unknown>) =>
+const subscribed = (source: { readonly observed: boolean }) =>
   Effect.promise(async () => {
     while (!source.observed) await new Promise((resolve) => setTimeout(resolve, 1));
   });
@@ -22,7 +22,7 @@ describe("pulledStream", () => {
   it.live("what was missed comes first, then the values; what came together is one pull; the end ends it and unsubscribes", () =>
     Effect.gen(function* () {
       const source = new Subject<number>();
-      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.chunks(pulledStream(source, () => [0]))));
+      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.chunks(pulledStream<number>(source, () => [0]))));
       yield* subscribed(source);
       source.next(1);
       source.next(2);
@@ -41,7 +41,7 @@ describe("pulledStream", () => {
     Effect.gen(function* () {
       const source = new Subject<string>();
       const seen: string[] = [];
-      const reading = yield* Effect.forkChild(Stream.runForEach(pulledStream(source), (value) => Effect.sync(() => seen.push(value))));
+      const reading = yield* Effect.forkChild(Stream.runForEach(pulledStream<string>(source), (value) => Effect.sync(() => seen.push(value))));
       yield* subscribed(source);
       // Through a Queue (Stream.callback) the reader would be woken by the scheduler's setImmediate.
       yield* Effect.promise(async () => {
@@ -58,7 +58,7 @@ describe("pulledStream", () => {
     Effect.gen(function* () {
       const source = new Subject<string>();
       const seen: string[] = [];
-      const reading = yield* Effect.forkChild(Effect.exit(Stream.runForEach(pulledStream(source), (value) => Effect.sync(() => seen.push(value)))));
+      const reading = yield* Effect.forkChild(Effect.exit(Stream.runForEach(pulledStream<string>(source), (value) => Effect.sync(() => seen.push(value)))));
       yield* subscribed(source);
       source.next("a");
       source.error(new ServerError("turn/start", 1, -32000, "boom", undefined));
@@ -72,13 +72,13 @@ describe("pulledStream", () => {
   it.live("Stream.take ends the run and unsubscribes; the source runs on for a later run", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
-      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.take(pulledStream(source), 1)));
+      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.take(pulledStream<string>(source), 1)));
       yield* subscribed(source);
       source.next("a");
       source.next("b");
       expect(yield* Fiber.join(reading)).toEqual(["a"]);
       expect(source.observed).toBe(false);
-      const later = yield* Effect.forkChild(Stream.runCollect(pulledStream(source)));
+      const later = yield* Effect.forkChild(Stream.runCollect(pulledStream<string>(source)));
       yield* subscribed(source);
       source.next("c");
       source.complete();
@@ -89,7 +89,7 @@ describe("pulledStream", () => {
   it.live("interrupting the reading fiber while it waits unsubscribes", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
-      const reading = yield* Effect.forkChild(Stream.runDrain(pulledStream(source)));
+      const reading = yield* Effect.forkChild(Stream.runDrain(pulledStream<string>(source)));
       yield* subscribed(source);
       yield* microtasks(3);
       yield* Fiber.interrupt(reading);
