@@ -22,7 +22,8 @@
 //            and of the same program written against core by hand (Effect.tryPromise and a
 //            Stream.callback over text$); both count effect's modules they use, core and rxjs.
 // memory     the heap kept by a turn still running after N deltas, nothing of it read: core's
-//            CodexTurn alone, and the Effect turn (`thread.run` in a Scope, no Stream run).
+//            CodexTurn alone, and the Effect turn (`thread.run` in a Scope, no Stream run), by default
+//            and with `replayEvents: false`.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -217,7 +218,7 @@ export function measureBundles(bindingDir) {
  */
 export function measureKept({ deltas, bindingDir }) {
   const result = { deltas };
-  for (const which of ["core", "effect"]) {
+  for (const which of ["core", "effect", "effect-no-replay"]) {
     const child = spawnSync(
       process.execPath,
       ["--expose-gc", fileURLToPath(import.meta.url), "--kept-one", which, "--deltas", String(deltas), "--binding", bindingDir],
@@ -239,7 +240,10 @@ async function keptOne(which, deltas, bindingDir) {
   const { client, thread, feed } = await connectedClient({ kind: "agent", shapes, deltaMethod: "item/agentMessage/delta" });
   const scope = Effect.runSync(Scope.make());
   const before = await settledHeap();
-  const turn = which === "core" ? thread.run("memory") : Effect.runSync(Scope.provide(scope)(bound.effectThread(thread).run("memory"))).turn;
+  const turn =
+    which === "core"
+      ? thread.run("memory")
+      : Effect.runSync(Scope.provide(scope)(bound.effectThread(thread).run("memory", which === "effect-no-replay" ? { replayEvents: false } : undefined))).turn;
   await turn.started;
   let kept;
   for (const piece of chunksOf(turnLines(shapes, deltas, [deltas], TEXTS.ascii))) {
@@ -312,7 +316,7 @@ async function main() {
   console.log(
     markdownTable(
       ["turn still running, nothing read", `heap growth after ${kept.deltas.toLocaleString("en")} deltas`, "per delta"],
-      ["core", "effect"].map((k) => [k, `${(kept[k].growthBytes / 1e6).toFixed(2)} MB`, `${kept[k].bytesPerDelta.toFixed(1)} B`]),
+      ["core", "effect", "effect-no-replay"].map((k) => [k, `${(kept[k].growthBytes / 1e6).toFixed(2)} MB`, `${kept[k].bytesPerDelta.toFixed(1)} B`]),
     ),
   );
   if (args.json)
