@@ -13,6 +13,7 @@ export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes,
   /**
    * This turn's notifications. The first run sees them from the turn's start (each run of deltas
    * of one item that came before it joined into one event); later runs see them from when they run.
+   * With `replayEvents: false` every run, the first too, sees them from when it runs.
    */
   readonly events: Stream.Stream<ServerNotificationOf<T>, CodexError>;
   /** Each item as it is folded: started → deltas → completed. A run first gets each item's latest update so far. */
