@@ -12,7 +12,7 @@
 // overhead   the codex-shaped agent workloads of decode.mjs (the same bytes as its client stage):
 //            core's `turn.text$` subscriber (decode.mjs's client stage, validation off) and the
 //            Effect `text` Stream (the deltas of one read joined into one piece) run to its end
-//            with `Stream.runForEach`, each timed from the first
+//            with `Stream.runForEach` (by default, and with `replayEvents: false`: no events log), each timed from the first
 //            byte fed to the end of the turn, alternating in each round; the ratio is the median of
 //            the rounds' Effect time over core time (and, beside it, of their CPU time). For
 //            information, the same Effect program by hand (a Stream.callback over core's text$, no
@@ -22,7 +22,8 @@
 //            and of the same program written against core by hand (Effect.tryPromise and a
 //            Stream.callback over text$); both count effect's modules they use, core and rxjs.
 // memory     the heap kept by a turn still running after N deltas, nothing of it read: core's
-//            CodexTurn alone, and the Effect turn (`thread.run` in a Scope, no Stream run).
+//            CodexTurn alone, and the Effect turn (`thread.run` in a Scope, no Stream run), by default
+//            and with `replayEvents: false`.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -47,7 +48,7 @@ async function binding(dir) {
  * `byHand`, the same Effect program without the binding: a Stream.callback over core's `text$`
  * (what tells the binding's own cost from Effect's Stream machinery).
  */
-async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fiber, Queue, Stream } }, byHand = false) {
+async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fiber, Queue, Stream } }, byHand = false, runOptions = undefined) {
   const { client, thread, feed } = await connectedClient(w);
   const counter = { n: 0, chars: 0 };
   const handMade = (turn) =>
@@ -60,7 +61,7 @@ async function effectStage(w, { thread: { effectThread }, effect: { Effect, Fibe
   const elapsed = await Effect.runPromise(
     Effect.scoped(
       Effect.gen(function* () {
-        const turn = byHand ? { turn: thread.run("bench") } : yield* effectThread(thread).run("bench");
+        const turn = byHand ? { turn: thread.run("bench") } : yield* effectThread(thread).run("bench", runOptions);
         const text = byHand ? handMade(turn.turn) : turn.text;
         yield* Effect.promise(() => turn.turn.started);
         const start = performance.now();
@@ -107,7 +108,7 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
   for (const spec of WORKLOADS.filter((s) => s.kind === "agent")) {
     const w = codexWorkload(fixture, { ...spec, count: Math.max(1, Math.round(spec.count * scale)) });
     log(`${w.name}:`);
-    const samples = { coreMs: [], effectMs: [], ratio: [], cpuRatio: [], byHandRatio: [], byHandCpuRatio: [] };
+    const samples = { coreMs: [], effectMs: [], ratio: [], cpuRatio: [], noReplayRatio: [], noReplayCpuRatio: [], byHandRatio: [], byHandCpuRatio: [] };
     for (let round = 0; round <= rounds; round++) {
       log(round === 0 ? " warm-up" : ` ${round}`);
       gc();
@@ -115,12 +116,16 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
       gc();
       const [effectMs, effectCpu] = await withCpu(() => effectStage(w, loaded));
       gc();
+      const [noReplayMs, noReplayCpu] = await withCpu(() => effectStage(w, loaded, false, { replayEvents: false }));
+      gc();
       const [byHandMs, byHandCpu] = await withCpu(() => effectStage(w, loaded, true));
       if (round === 0) continue;
       samples.coreMs.push(coreMs);
       samples.effectMs.push(effectMs);
       samples.ratio.push(effectMs / coreMs);
       samples.cpuRatio.push(effectCpu / coreCpu);
+      samples.noReplayRatio.push(noReplayMs / coreMs);
+      samples.noReplayCpuRatio.push(noReplayCpu / coreCpu);
       samples.byHandRatio.push(byHandMs / coreMs);
       samples.byHandCpuRatio.push(byHandCpu / coreCpu);
     }
@@ -132,6 +137,8 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
       effectMs: stats(samples.effectMs),
       ratio: stats(samples.ratio),
       cpuRatio: stats(samples.cpuRatio),
+      noReplayRatio: stats(samples.noReplayRatio),
+      noReplayCpuRatio: stats(samples.noReplayCpuRatio),
       byHandRatio: stats(samples.byHandRatio),
       byHandCpuRatio: stats(samples.byHandCpuRatio),
       samples,
@@ -211,7 +218,7 @@ export function measureBundles(bindingDir) {
  */
 export function measureKept({ deltas, bindingDir }) {
   const result = { deltas };
-  for (const which of ["core", "effect"]) {
+  for (const which of ["core", "effect", "effect-no-replay"]) {
     const child = spawnSync(
       process.execPath,
       ["--expose-gc", fileURLToPath(import.meta.url), "--kept-one", which, "--deltas", String(deltas), "--binding", bindingDir],
@@ -233,7 +240,10 @@ async function keptOne(which, deltas, bindingDir) {
   const { client, thread, feed } = await connectedClient({ kind: "agent", shapes, deltaMethod: "item/agentMessage/delta" });
   const scope = Effect.runSync(Scope.make());
   const before = await settledHeap();
-  const turn = which === "core" ? thread.run("memory") : Effect.runSync(Scope.provide(scope)(bound.effectThread(thread).run("memory"))).turn;
+  const turn =
+    which === "core"
+      ? thread.run("memory")
+      : Effect.runSync(Scope.provide(scope)(bound.effectThread(thread).run("memory", which === "effect-no-replay" ? { replayEvents: false } : undefined))).turn;
   await turn.started;
   let kept;
   for (const piece of chunksOf(turnLines(shapes, deltas, [deltas], TEXTS.ascii))) {
@@ -275,13 +285,22 @@ async function main() {
   const overhead = await measureOverhead({ rounds: Number(args.rounds), scale: Number(args.scale), bindingDir, log: (t) => process.stderr.write(t) });
   console.log(
     markdownTable(
-      ["workload", "core text$, median [min–max]", "Effect text Stream", "Effect / core", "Effect / core, CPU time", "by hand / core (time, CPU)"],
+      [
+        "workload",
+        "core text$, median [min–max]",
+        "Effect text Stream",
+        "Effect / core",
+        "Effect / core, CPU time",
+        "replayEvents: false / core (time, CPU)",
+        "by hand / core (time, CPU)",
+      ],
       overhead.map((o) => [
         o.name,
         `${o.coreMs.median.toFixed(1)} ms [${o.coreMs.min.toFixed(1)}–${o.coreMs.max.toFixed(1)}]`,
         `${o.effectMs.median.toFixed(1)} ms [${o.effectMs.min.toFixed(1)}–${o.effectMs.max.toFixed(1)}]`,
         `${o.ratio.median.toFixed(3)}× [${o.ratio.min.toFixed(3)}–${o.ratio.max.toFixed(3)}]`,
         `${o.cpuRatio.median.toFixed(3)}× [${o.cpuRatio.min.toFixed(3)}–${o.cpuRatio.max.toFixed(3)}]`,
+        `${o.noReplayRatio.median.toFixed(3)}× [${o.noReplayRatio.min.toFixed(3)}–], ${o.noReplayCpuRatio.median.toFixed(3)}× [${o.noReplayCpuRatio.min.toFixed(3)}–]`,
         `${o.byHandRatio.median.toFixed(3)}×, ${o.byHandCpuRatio.median.toFixed(3)}×`,
       ]),
     ),
@@ -297,7 +316,7 @@ async function main() {
   console.log(
     markdownTable(
       ["turn still running, nothing read", `heap growth after ${kept.deltas.toLocaleString("en")} deltas`, "per delta"],
-      ["core", "effect"].map((k) => [k, `${(kept[k].growthBytes / 1e6).toFixed(2)} MB`, `${kept[k].bytesPerDelta.toFixed(1)} B`]),
+      ["core", "effect", "effect-no-replay"].map((k) => [k, `${(kept[k].growthBytes / 1e6).toFixed(2)} MB`, `${kept[k].bytesPerDelta.toFixed(1)} B`]),
     ),
   );
   if (args.json)

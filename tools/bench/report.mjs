@@ -179,7 +179,7 @@ export function summaryRows(results) {
     rows.push([
       "effect",
       `${o.name}: core text$ / Effect text Stream (runForEach)`,
-      `${o.coreMs.median.toFixed(1)} ms / ${o.effectMs.median.toFixed(1)} ms, ${o.ratio.median.toFixed(3)}× [${o.ratio.min.toFixed(3)}–${o.ratio.max.toFixed(3)}]${o.cpuRatio ? `; CPU time ${o.cpuRatio.median.toFixed(3)}×` : ""}${o.byHandRatio ? `; the same Stream by hand on core: ${o.byHandRatio.median.toFixed(3)}× (CPU ${o.byHandCpuRatio.median.toFixed(3)}×)` : ""}`,
+      `${o.coreMs.median.toFixed(1)} ms / ${o.effectMs.median.toFixed(1)} ms, ${o.ratio.median.toFixed(3)}× [${o.ratio.min.toFixed(3)}–${o.ratio.max.toFixed(3)}]${o.cpuRatio ? `; CPU time ${o.cpuRatio.median.toFixed(3)}×` : ""}${o.noReplayRatio ? `; with replayEvents: false ${o.noReplayRatio.median.toFixed(3)}× (CPU ${o.noReplayCpuRatio.median.toFixed(3)}×)` : ""}${o.byHandRatio ? `; the same Stream by hand on core: ${o.byHandRatio.median.toFixed(3)}× (CPU ${o.byHandCpuRatio.median.toFixed(3)}×)` : ""}`,
     ]);
   if (effect?.bundles) {
     const { binding, byHand } = effect.bundles;
@@ -193,7 +193,7 @@ export function summaryRows(results) {
     rows.push([
       "effect",
       `heap kept by a running turn after ${effect.kept.deltas.toLocaleString("en")} deltas, nothing read: core / Effect`,
-      `${effect.kept.core.bytesPerDelta.toFixed(1)} B / ${effect.kept.effect.bytesPerDelta.toFixed(1)} B per delta`,
+      `${effect.kept.core.bytesPerDelta.toFixed(1)} B / ${effect.kept.effect.bytesPerDelta.toFixed(1)} B per delta${effect.kept["effect-no-replay"] ? ` (replayEvents: false: ${effect.kept["effect-no-replay"].bytesPerDelta.toFixed(1)} B)` : ""}`,
     ]);
   const codegen = results.codegen;
   if (codegen) {

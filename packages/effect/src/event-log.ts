@@ -17,30 +17,43 @@ const JOIN_EVERY = 64;
 /** …unless they are large (this average length or more): their headers are a small share, and joining would copy them all. */
 const JOIN_BELOW_AVERAGE_LENGTH = 256;
 
+/**
+ * Fields a turn's deltas all share (core's turn gets only its own thread's and turn's
+ * notifications): not compared, so a delta costs one comparison of its item id, not three of ids.
+ */
+const SAME_FOR_THE_TURN = new Set(["threadId", "turnId", "delta"]);
+
 /** Consecutive deltas of one item, kept as runs of joined text. */
 class DeltaRun {
   readonly #joined: string[] = [];
   #loose: string[] = [];
-
-  /** The fields of the run's first delta but the delta (thread, turn, item, index…), compared on every delta. */
+  #looseLength = 0;
+  /** The run's item (most deltas name one), compared first. */
+  readonly #itemId: unknown;
+  /** The run's other fields but those the turn's deltas share (`contentIndex`, `summaryIndex`…). */
   readonly #keys: readonly string[];
 
   constructor(
     readonly method: string,
     readonly params: Record<string, unknown>,
   ) {
-    this.#keys = Object.keys(params);
+    this.#itemId = params.itemId;
+    this.#keys = Object.keys(params).filter((key) => key !== "itemId" && !SAME_FOR_THE_TURN.has(key));
   }
 
-  /** Whether `params` continues this run: the same method and the same values of the run's fields. */
-  continues(method: string, params: Record<string, unknown>): boolean {
-    if (method !== this.method) return false;
+  /**
+   * Appends `params.delta` if `params` continues this run (the same method, item and fields) and
+   * says whether it did. The hot path of every delta the turn streams before a first `events` run.
+   */
+  take(method: string, params: Record<string, unknown> | undefined): boolean {
+    if (method !== this.method || params === undefined || params.itemId !== this.#itemId) return false;
+    const delta = params.delta;
+    if (typeof delta !== "string") return false;
     const keys = this.#keys;
     for (let i = 0; i < keys.length; i++) if (params[keys[i] as string] !== this.params[keys[i] as string]) return false;
+    this.append(delta);
     return true;
   }
-
-  #looseLength = 0;
 
   append(delta: string): void {
     this.#loose.push(delta);
@@ -67,6 +80,8 @@ function deltaParams(notification: Notification): Record<string, unknown> | unde
 
 export class EventLog<A extends Notification> {
   #entries: (A | DeltaRun)[] | undefined = [];
+  /** The last entry when it is a run of deltas: the next delta most likely continues it. */
+  #run: DeltaRun | undefined;
   #end: { readonly error: unknown } | "complete" | undefined;
   readonly #source: Subscribable<A>;
   #subscription: { unsubscribe(): void } | undefined;
@@ -75,7 +90,9 @@ export class EventLog<A extends Notification> {
   constructor(source: Subscribable<A>) {
     this.#source = source;
     this.#subscription = source.subscribe({
-      next: (value) => this.#record(value),
+      next: (value) => {
+        if (this.#run?.take(value.method, value.params as Record<string, unknown> | undefined) !== true) this.#record(value);
+      },
       error: (error) => this.#stop({ error }),
       complete: () => this.#stop("complete"),
     });
@@ -90,19 +107,16 @@ export class EventLog<A extends Notification> {
     const entries = this.#entries;
     if (entries === undefined) return;
     const params = deltaParams(value);
-    if (params !== undefined) {
-      const last = entries[entries.length - 1];
-      if (last instanceof DeltaRun && last.continues(value.method, params)) {
-        last.append(params.delta as string);
-        return;
-      }
-      const { delta, ...rest } = params;
-      const run = new DeltaRun(value.method, rest);
-      run.append(delta as string);
-      entries.push(run);
+    if (params === undefined) {
+      this.#run = undefined;
+      entries.push(value);
       return;
     }
-    entries.push(value);
+    const { delta, ...rest } = params;
+    const run = new DeltaRun(value.method, rest);
+    run.append(delta as string);
+    entries.push(run);
+    this.#run = run;
   }
 
   #stop(end: { readonly error: unknown } | "complete"): void {
@@ -115,6 +129,7 @@ export class EventLog<A extends Notification> {
     this.#subscription?.unsubscribe();
     this.#subscription = undefined;
     this.#entries = undefined;
+    this.#run = undefined;
     this.#end ??= "complete";
   }
 
@@ -130,6 +145,7 @@ export class EventLog<A extends Notification> {
           const entries = this.#entries ?? [];
           // Taken in one synchronous step with the live subscription below: nothing falls between.
           this.#entries = undefined;
+          this.#run = undefined;
           this.#subscription?.unsubscribe();
           this.#subscription = undefined;
           for (const entry of entries) Queue.offerUnsafe(queue, entry instanceof DeltaRun ? (entry.event() as A) : entry);
@@ -143,4 +159,10 @@ export class EventLog<A extends Notification> {
       ),
     );
   }
+}
+
+/** What stands for the log with `replayEvents: false`: every run sees the events from when it runs. */
+export function liveOnly<A extends Notification>(source: Subscribable<A>): Pick<EventLog<A>, "stream" | "close"> {
+  const stream = streamFrom(source);
+  return { stream: () => stream, close: () => undefined };
 }

@@ -5,8 +5,15 @@ import type { CodexError } from "./errors.js";
 import { type EffectTurn, scopedTurn } from "./turn.js";
 
 export type TurnInput<T extends ProtocolTypesShape> = string | readonly UserInputOf<T>[];
-/** `thread.run` options; `signal` is the fiber's interruption here. */
-export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSchema | undefined> = Omit<TurnOptions<T, S>, "signal">;
+/** `thread.run` options: core's (`signal` is the fiber's interruption here), and the binding's own. */
+export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSchema | undefined> = Omit<TurnOptions<T, S>, "signal"> & {
+  /**
+   * `false`: keep no log of the turn's events for a first `events` run made after the turn started
+   * (such a run then sees the events from when it runs, as every later run does). Saves the log's
+   * call per event and its copy of the text: see the README's "Cost". Default `true`.
+   */
+  readonly replayEvents?: boolean;
+};
 
 export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** Core's thread (fork, review, listings, …). */
@@ -24,9 +31,16 @@ export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolType
   ): Effect.Effect<CompletedTurn<T, OutputOf<S>>, CodexError>;
 }
 
+/** The options core's `run` takes: the binding's own left out. */
+function coreOptions<O extends { readonly replayEvents?: boolean }>(options: O | undefined): Omit<O, "replayEvents"> | undefined {
+  if (options === undefined || !("replayEvents" in options)) return options;
+  const { replayEvents: _, ...rest } = options;
+  return rest;
+}
+
 export function effectThread<T extends ProtocolTypesShape>(thread: CodexThread<T>): EffectThread<T> {
   const run = <S extends OutputSchema | undefined = undefined>(input: TurnInput<T>, options?: EffectTurnOptions<T, S>) =>
-    scopedTurn(() => thread.run<S>(input, options));
+    scopedTurn(() => thread.run<S>(input, coreOptions(options)), options?.replayEvents ?? true);
   return {
     thread,
     id: thread.id,

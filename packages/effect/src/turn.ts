@@ -3,7 +3,7 @@
 import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
-import { EventLog } from "./event-log.js";
+import { EventLog, liveOnly } from "./event-log.js";
 import { turnItems, turnText } from "./turn-streams.js";
 
 /** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
@@ -13,6 +13,7 @@ export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes,
   /**
    * This turn's notifications. The first run sees them from the turn's start (each run of deltas
    * of one item that came before it joined into one event); later runs see them from when they run.
+   * With `replayEvents: false` every run, the first too, sees them from when it runs.
    */
   readonly events: Stream.Stream<ServerNotificationOf<T>, CodexError>;
   /** Each item as it is folded: started → deltas → completed. A run first gets each item's latest update so far. */
@@ -52,12 +53,15 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
  * The turn `start()` returns, held by the current Scope: its Streams see it from its start, and
  * closing the scope before the turn ended interrupts it (and waits for the server to end it).
  */
-export function scopedTurn<T extends ProtocolTypesShape, O>(start: () => CodexTurn<T, O>): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
+export function scopedTurn<T extends ProtocolTypesShape, O>(
+  start: () => CodexTurn<T, O>,
+  replayEvents = true,
+): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.sync(() => {
       const turn = start();
       // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
-      const events = new EventLog<ServerNotificationOf<T>>(turn.events$);
+      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(turn.events$) : liveOnly<ServerNotificationOf<T>>(turn.events$);
       let ended = false;
       turn.completed.then(
         () => (ended = true),

@@ -55,6 +55,28 @@ describe("@codex-rpc/effect against the real codex app-server", () => {
     expect(result.methods.at(-1)).toBe("turn/completed");
   });
 
+  it("replayEvents: false: an events run made once text streamed sees the turn from there on (no turn/started); text still replays", async () => {
+    const result = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const thread = yield* startThread();
+          const turn = yield* thread.run("Say hello", { replayEvents: false });
+          const first = yield* Stream.runHead(turn.text);
+          const methods = yield* Stream.runCollect(Stream.map(turn.events, (event) => event.method));
+          const text = yield* Stream.runCollect(turn.text);
+          const completed = yield* turn.completed;
+          return { first, methods, text, completed };
+        }),
+      ).pipe(Effect.provide(offline([reply.text(["Hel", "lo", "!"])]))),
+    );
+    console.log("codex 0.169.0, events seen by a run made after the first text (replayEvents: false):", result.methods.join(", "));
+    expect(result.first._tag).toBe("Some");
+    expect(result.methods).not.toContain("turn/started");
+    expect(result.methods.at(-1)).toBe("turn/completed");
+    expect(result.text.join("")).toBe("Hello!");
+    expect(result.completed).toMatchObject({ status: "completed", finalText: "Hello!" });
+  });
+
   it("answers a command approval with an Effect handler that uses a service from the Layer's environment", async () => {
     class ApprovalDesk extends Context.Service<
       ApprovalDesk,

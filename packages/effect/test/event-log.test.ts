@@ -110,4 +110,19 @@ describe("EventLog", () => {
       expect(log.size).toBe(0);
     }),
   );
+
+  it.live("a delta of the same item with another index, or without a text delta, starts a new entry", () =>
+    Effect.gen(function* () {
+      const subject = new Subject<Event>();
+      const log = new EventLog(subject);
+      const indexed = (contentIndex: number, text: string): Event => ({
+        method: "item/reasoning/textDelta",
+        params: { threadId: "t", turnId: "u", itemId: "r", contentIndex, delta: text },
+      });
+      const noText: Event = { method: "item/agentMessage/delta", params: { threadId: "t", turnId: "u", itemId: "a" } };
+      for (const event of [indexed(0, "x"), indexed(0, "y"), indexed(1, "z"), delta("a", "1"), noText, delta("a", "2"), delta("a", "3")]) subject.next(event);
+      subject.complete();
+      expect(yield* Stream.runCollect(log.stream())).toEqual([indexed(0, "xy"), indexed(1, "z"), delta("a", "1"), noText, delta("a", "23")]);
+    }),
+  );
 });

@@ -2,17 +2,18 @@
 // only the events that came before the first run of `events`, and builds no item snapshot unless an
 // `items` Stream runs.
 import { it } from "@effect/vitest";
+import type { DefaultProtocolTypes } from "@codex-rpc/core";
 import { turnSubscriberCount } from "@codex-rpc/core/testing";
 import { Effect, Fiber, Stream } from "effect";
 import { describe, expect } from "vitest";
-import { CodexClient, type EffectTurn } from "../src/index.js";
+import { CodexClient, type EffectTurn, type EffectTurnOptions } from "../src/index.js";
 import { FakeServer, layerFake } from "../src/testing.js";
 
 /** A held turn once its scripted deltas streamed, and a way to stream more. */
-const heldTurn = () =>
+const heldTurn = (options?: EffectTurnOptions<DefaultProtocolTypes, undefined>) =>
   Effect.gen(function* () {
     const thread = yield* (yield* CodexClient).startThread();
-    const turn = yield* thread.run("hold");
+    const turn = yield* thread.run("hold", options);
     const turnId = yield* Effect.promise(() => turn.turn.started);
     yield* Effect.promise(() => waitFor(() => turn.turn.itemsSoFar()[0]?.phase === "delta"));
     const server = yield* FakeServer;
@@ -80,5 +81,39 @@ describe("a turn's Streams cost what core costs", () => {
       yield* Effect.promise(() => turn.turn.completed);
       expect(yield* Fiber.join(text)).toEqual(["ab", "cde", "f"]);
     }).pipe(Effect.scoped, Effect.provide(layerFake({ framing: "ndjson", turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+
+  it.live("replayEvents: false keeps no events log: nothing subscribed while no Stream runs, and a late first events run sees what comes after it", () =>
+    Effect.gen(function* () {
+      const { turn, more } = yield* heldTurn({ replayEvents: false });
+      expect(turnSubscriberCount(turn.turn)).toBe(0);
+      const events = yield* Effect.forkChild(Stream.runCollect(Stream.map(turn.events, (event) => event.method)));
+      yield* Effect.promise(() => waitFor(() => turnSubscriberCount(turn.turn) === 1));
+      yield* more("c");
+      yield* turn.interrupt;
+      yield* Effect.promise(() => turn.turn.completed);
+      // No turn/started, item/started nor the deltas "a" and "b": they came before the run.
+      expect(yield* Fiber.join(events)).toEqual(["item/agentMessage/delta", "turn/completed"]);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+
+  it.live("by default the same late first events run gets the turn from its start (the deltas before it joined)", () =>
+    Effect.gen(function* () {
+      const { turn, more } = yield* heldTurn();
+      const events = yield* Effect.forkChild(
+        Stream.runCollect(Stream.map(turn.events, (event) => [event.method, (event.params as { delta?: string }).delta ?? ""])),
+      );
+      yield* Effect.promise(() => waitFor(() => turnSubscriberCount(turn.turn) === 1 && turn.turn.itemsSoFar().length > 0));
+      yield* Effect.yieldNow;
+      yield* more("c");
+      yield* turn.interrupt;
+      yield* Effect.promise(() => turn.turn.completed);
+      const seen = yield* Fiber.join(events);
+      expect(seen[0]).toEqual(["turn/started", ""]);
+      expect(seen.filter(([method]) => method === "item/agentMessage/delta")).toEqual([
+        ["item/agentMessage/delta", "ab"],
+        ["item/agentMessage/delta", "c"],
+      ]);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
   );
 });
