@@ -35,3 +35,31 @@ export function streamFrom<A>(source: Subscribable<A>, missed?: () => Iterable<A
     ),
   );
 }
+
+/**
+ * `source`, whose end waits for `outcome`: it ends when `outcome` resolves and fails with what it
+ * rejects with. Core completes a turn's streams when the turn fails (codex gone, a timeout) and puts
+ * the cause in `completed` only; a Stream that just ended would pass truncated text for the whole.
+ */
+export function endingAs<A>(source: Subscribable<A>, outcome: PromiseLike<unknown>): Subscribable<A> {
+  return {
+    subscribe(observer) {
+      let open = true;
+      const subscription = source.subscribe({
+        next: (value) => observer.next(value),
+        error: (error) => observer.error(error),
+        complete: () =>
+          void outcome.then(
+            () => open && observer.complete(),
+            (error: unknown) => open && observer.error(error),
+          ),
+      });
+      return {
+        unsubscribe: () => {
+          open = false;
+          subscription.unsubscribe();
+        },
+      };
+    },
+  };
+}

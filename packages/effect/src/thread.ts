@@ -1,8 +1,11 @@
 // A core CodexThread with Effect members: turns as scoped resources, requests as Effects.
 import type { CodexThread, CompletedTurn, DefaultProtocolTypes, OutputOf, OutputSchema, ProtocolTypesShape, TurnOptions, UserInputOf } from "@codex-rpc/core";
-import { Effect, type Scope } from "effect";
+import { Duration, Effect, type Scope } from "effect";
 import type { CodexError } from "./errors.js";
 import { type EffectTurn, scopedTurn } from "./turn.js";
+
+/** What closing a running turn's Scope waits for codex to end it, by default. */
+const DEFAULT_STOP_GRACE: Duration.Input = "10 seconds";
 
 export type TurnInput<T extends ProtocolTypesShape> = string | readonly UserInputOf<T>[];
 /** `thread.run` options: core's (`signal` is the fiber's interruption here), and the binding's own. */
@@ -13,6 +16,13 @@ export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSche
    * call per event and its copy of the text: see the README's "Cost". Default `true`.
    */
   readonly replayEvents?: boolean;
+  /**
+   * How long closing the turn's Scope (or interrupting its `completed`) waits for codex to end the
+   * interrupted turn, as a `Duration` input; then the Scope closes anyway and the turn may still run on
+   * the server. Default 10 seconds: a server that never ends the turn must not hold a program's
+   * shutdown (finalizers cannot be interrupted).
+   */
+  readonly stopGrace?: Duration.Input;
 };
 
 export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
@@ -32,15 +42,20 @@ export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolType
 }
 
 /** The options core's `run` takes: the binding's own left out. */
-function coreOptions<O extends { readonly replayEvents?: boolean }>(options: O | undefined): Omit<O, "replayEvents"> | undefined {
-  if (options === undefined || !("replayEvents" in options)) return options;
-  const { replayEvents: _, ...rest } = options;
+function coreOptions<O extends { readonly replayEvents?: boolean; readonly stopGrace?: Duration.Input }>(
+  options: O | undefined,
+): Omit<O, "replayEvents" | "stopGrace"> | undefined {
+  if (options === undefined || !("replayEvents" in options || "stopGrace" in options)) return options;
+  const { replayEvents: _, stopGrace: __, ...rest } = options;
   return rest;
 }
 
 export function effectThread<T extends ProtocolTypesShape>(thread: CodexThread<T>): EffectThread<T> {
   const run = <S extends OutputSchema | undefined = undefined>(input: TurnInput<T>, options?: EffectTurnOptions<T, S>) =>
-    scopedTurn(() => thread.run<S>(input, coreOptions(options)), options?.replayEvents ?? true);
+    scopedTurn(() => thread.run<S>(input, coreOptions(options)), {
+      replayEvents: options?.replayEvents ?? true,
+      stopGraceMs: Duration.toMillis(Duration.fromInputUnsafe(options?.stopGrace ?? DEFAULT_STOP_GRACE)),
+    });
   return {
     thread,
     id: thread.id,

@@ -1,11 +1,12 @@
 // A turn's `text` and `items` Streams at the cost of core's own: a run replays what it missed from
 // the fold core keeps for the turn anyway (`itemsSoFar()`), then follows core's hot Observable.
 // Nothing is recorded for them, and item snapshots are built only while an `items` Stream runs.
-// The text is pulled without a Queue (pull-stream.ts): its reader runs an Effect per piece.
+// The text is pulled without a Queue (pull-stream.ts): its reader runs an Effect per piece. A turn
+// that fails (codex gone, a timeout) fails them with its tagged error, where core only ends them.
 import type { CodexTurn, ProtocolTypesShape, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
 import type { Stream } from "effect";
 import type { CodexError } from "./errors.js";
-import { streamFrom } from "./observable-stream.js";
+import { endingAs, streamFrom } from "./observable-stream.js";
 import { pulledStream } from "./pull-stream.js";
 import { joinedPerBurst } from "./text-pieces.js";
 
@@ -14,7 +15,7 @@ import { joinedPerBurst } from "./text-pieces.js";
  * then the deltas, those that arrive together joined into one piece.
  */
 export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<string, CodexError> {
-  return pulledStream(joinedPerBurst(turn.text$), () => {
+  return pulledStream(joinedPerBurst(endingAs(turn.text$, turn.completed)), () => {
     let text = "";
     for (const { item } of turn.itemsSoFar() as readonly TurnItemUpdate<{ type: string; text?: unknown }>[])
       if (item.type === "agentMessage" && typeof item.text === "string") text += item.text;
@@ -24,5 +25,5 @@ export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>)
 
 /** Each item's latest update so far (one per item, in start order), then every update as it is folded. */
 export function turnItems<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<TurnItemUpdate<ThreadItemOf<T>>, CodexError> {
-  return streamFrom(turn.items$, () => turn.itemsSoFar());
+  return streamFrom(endingAs(turn.items$, turn.completed), () => turn.itemsSoFar());
 }

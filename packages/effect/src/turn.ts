@@ -4,6 +4,7 @@ import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
 import { EventLog, liveOnly } from "./event-log.js";
+import { endingAs } from "./observable-stream.js";
 import { turnItems, turnText } from "./turn-streams.js";
 
 /** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
@@ -35,18 +36,24 @@ export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes,
   readonly interrupt: Effect.Effect<void, CodexError>;
 }
 
-/** Interrupts the turn unless it already ended, then waits for it to end: an orphan turn is never left running. */
-function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promise<unknown> }, ended: () => boolean): Effect.Effect<void> {
+/**
+ * Interrupts the turn unless it already ended, then waits for it to end (an orphan turn is never
+ * left running), for at most `graceMs`: a server that never ends it must not hold the Scope open.
+ */
+function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promise<unknown> }, ended: () => boolean, graceMs: number): Effect.Effect<void> {
   if (ended()) return Effect.void;
-  return Effect.promise(() =>
-    turn
+  return Effect.promise(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    const stopped = turn
       .interrupt()
       .then(() => turn.completed)
       .then(
         () => undefined,
         () => undefined,
-      ),
-  );
+      );
+    return Promise.race([stopped, gaveUp]).finally(() => clearTimeout(timer));
+  });
 }
 
 /**
@@ -55,19 +62,21 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
  */
 export function scopedTurn<T extends ProtocolTypesShape, O>(
   start: () => CodexTurn<T, O>,
-  replayEvents = true,
+  { replayEvents = true, stopGraceMs = 10_000 }: { readonly replayEvents?: boolean; readonly stopGraceMs?: number } = {},
 ): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.sync(() => {
       const turn = start();
       // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
-      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(turn.events$) : liveOnly<ServerNotificationOf<T>>(turn.events$);
+      // Core ends a failed turn's streams without an error (the cause is in `completed`): here they fail with it.
+      const source = endingAs(turn.events$, turn.completed);
+      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(source) : liveOnly<ServerNotificationOf<T>>(source);
       let ended = false;
       turn.completed.then(
         () => (ended = true),
         () => (ended = true),
       );
-      const stop = stopTurn(turn, () => ended);
+      const stop = stopTurn(turn, () => ended, stopGraceMs);
       const effectTurn: EffectTurn<T, O> = {
         turn,
         events: events.stream(),

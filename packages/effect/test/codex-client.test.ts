@@ -103,6 +103,43 @@ describe("CodexClient service over the in-memory server", () => {
     }).pipe(Effect.provide(layerFake({ turns: [{ hold: true }] }))),
   );
 
+  it.live("a crash mid-turn fails the turn's text, items and events Streams with ConnectionClosed, a run after it too", () =>
+    Effect.gen(function* () {
+      const server = yield* FakeServer;
+      const thread = yield* (yield* CodexClient).startThread();
+      const turn = yield* thread.run("hold");
+      yield* Effect.promise(() => turn.turn.started);
+      const runs = [turn.text, turn.items, turn.events].map((stream) =>
+        Effect.forkChild(Effect.flip(Stream.runCollect(stream as Stream.Stream<unknown, { _tag: string }>)), { startImmediately: true }),
+      );
+      const fibers = yield* Effect.all(runs);
+      yield* Effect.sleep("20 millis");
+      server.crash({ exitCode: 3 });
+      // Before, core's completion passed through: each Stream ended successfully, with the text so far.
+      for (const fiber of fibers) expect((yield* Fiber.join(fiber))._tag).toBe("ConnectionClosed");
+      expect((yield* Effect.flip(Stream.runCollect(turn.text)))._tag).toBe("ConnectionClosed");
+    }).pipe(Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
+  );
+
+  it.live(
+    "closing a turn's Scope waits stopGrace at most for a server that never ends the interrupted turn",
+    () =>
+      Effect.gen(function* () {
+        const server = yield* FakeServer;
+        server.respond("turn/interrupt", () => ({ result: {} }));
+        const thread = yield* (yield* CodexClient).startThread();
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const turn = yield* thread.run("hold", { stopGrace: "100 millis" });
+            yield* Effect.promise(() => turn.turn.started);
+          }),
+        );
+        // Before, the Scope's close waited for the turn's end for ever (this test ran out of time).
+        expect(sentMethods(server)).toContain("turn/interrupt");
+      }).pipe(Effect.provide(layerFake({ turns: [{ deltas: ["a"], hold: true }] }))),
+    10_000,
+  );
+
   it.live("a request timeout given as a Duration is RequestTimeout", () =>
     Effect.gen(function* () {
       const codex = yield* CodexClient;
