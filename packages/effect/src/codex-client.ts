@@ -2,6 +2,7 @@
 // closing its scope closes the client, which closes the transport (a spawned server's process ends).
 import {
   CodexClient as CoreClient,
+  ConnectionClosedError,
   type ClientRequestMethodOf,
   type CodexClientOptions,
   type DefaultProtocolTypes,
@@ -10,11 +11,12 @@ import {
   type ResultIn,
   type ServerNotificationMethodOf,
   type Transport,
+  type TransportCloseInfo,
   type TransportFactory,
 } from "@codex-rpc/core";
 import { Context, Duration, Effect, Layer, type Schedule, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
-import { streamFrom } from "./observable-stream.js";
+import { endingAs, streamFrom } from "./observable-stream.js";
 import { type ServerRequestEffects, serverRequestOptions } from "./server-requests.js";
 import { type EffectThread, effectThread } from "./thread.js";
 
@@ -62,7 +64,7 @@ export function makeCodexService<T extends ProtocolTypesShape>(client: CoreClien
       );
       return policy?.retry ? Effect.retry(once, policy.retry) : once;
     },
-    notifications: (method) => streamFrom(client.notifications(method)),
+    notifications: (method) => streamFrom(endingAs(client.notifications(method), closedByUser(client))),
     startThread: (params) => fromPromise(() => client.startThread(params)).pipe(Effect.map(effectThread)),
     resumeThread: (threadId, params) => fromPromise(() => client.resumeThread(threadId, params)).pipe(Effect.map(effectThread)),
   };
@@ -124,4 +126,16 @@ export function layer<R = never, E = never, RC = never>(
   options: CodexLayerOptions<R> = {},
 ): Layer.Layer<CodexClient, CodexError | E, Exclude<R | RC, Scope.Scope>> {
   return serviceLayer(CodexClient, connect, options);
+}
+
+/**
+ * The client's end as an outcome, asked for only when a Stream ends (a rejected Promise made up front
+ * would be unhandled): fine when the program closed it, ConnectionClosed when the connection ended
+ * otherwise (the server exited, the socket dropped for good). Core ends its Observables either way.
+ */
+function closedByUser(client: { readonly closed: Promise<TransportCloseInfo> }): PromiseLike<void> {
+  return {
+    then: (onClosed, onFailed) =>
+      client.closed.then((info) => (info.reason === "closed" ? onClosed?.() : onFailed?.(new ConnectionClosedError(info)))) as never,
+  };
 }

@@ -68,6 +68,20 @@ describe("CodexClient service over the in-memory server", () => {
     }).pipe(Effect.provide(layerFake())),
   );
 
+  it.live("notifications(method) fails with ConnectionClosed when the server goes away", () =>
+    Effect.gen(function* () {
+      const codex = yield* CodexClient;
+      const server = yield* FakeServer;
+      const all = yield* Effect.forkChild(Effect.flip(Stream.runCollect(codex.notifications("turn/completed"))), { startImmediately: true });
+      yield* Effect.yieldNow;
+      server.crash({ exitCode: 9 });
+      // Before, it ended as if the program had closed the client.
+      const error = yield* Fiber.join(all);
+      expect(error._tag).toBe("ConnectionClosed");
+      if (error._tag === "ConnectionClosed") expect(error.exitCode).toBe(9);
+    }).pipe(Effect.provide(layerFake())),
+  );
+
   it.live("overload past the retry budget is ServerOverloaded, caught by tag", () =>
     Effect.gen(function* () {
       const codex = yield* CodexClient;
