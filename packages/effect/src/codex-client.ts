@@ -129,13 +129,10 @@ export function layer<R = never, E = never, RC = never>(
 }
 
 /**
- * The client's end as an outcome, asked for only when a Stream ends (a rejected Promise made up front
- * would be unhandled): fine when the program closed it, ConnectionClosed when the connection ended
- * otherwise (the server exited, the socket dropped for good). Core ends its Observables either way.
+ * The client's end as an outcome (asked for only when a Stream ends, so no rejection is left
+ * unhandled): fine when the program closed it, ConnectionClosed when the connection ended otherwise
+ * (the server exited, the socket dropped for good). Core ends its Observables either way.
  */
-function closedByUser(client: { readonly closed: Promise<TransportCloseInfo> }): PromiseLike<void> {
-  return {
-    then: (onClosed, onFailed) =>
-      client.closed.then((info) => (info.reason === "closed" ? onClosed?.() : onFailed?.(new ConnectionClosedError(info)))) as never,
-  };
+function closedByUser(client: { readonly closed: Promise<TransportCloseInfo> }): () => Promise<void> {
+  return () => client.closed.then((info) => (info.reason === "closed" ? undefined : Promise.reject(new ConnectionClosedError(info))));
 }

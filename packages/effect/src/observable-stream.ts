@@ -37,11 +37,11 @@ export function streamFrom<A>(source: Subscribable<A>, missed?: () => Iterable<A
 }
 
 /**
- * `source`, whose end waits for `outcome`: it ends when `outcome` resolves and fails with what it
- * rejects with. Core completes a turn's streams when the turn fails (codex gone, a timeout) and puts
+ * `source`, whose end waits for `outcome()` (asked for only then): it ends when that resolves and
+ * fails with what it rejects with. Core completes a turn's streams when the turn fails (codex gone, a timeout) and puts
  * the cause in `completed` only; a Stream that just ended would pass truncated text for the whole.
  */
-export function endingAs<A>(source: Subscribable<A>, outcome: PromiseLike<unknown>): Subscribable<A> {
+export function endingAs<A>(source: Subscribable<A>, outcome: () => PromiseLike<unknown>): Subscribable<A> {
   return {
     subscribe(observer) {
       let open = true;
@@ -49,7 +49,7 @@ export function endingAs<A>(source: Subscribable<A>, outcome: PromiseLike<unknow
         next: (value) => observer.next(value),
         error: (error) => observer.error(error),
         complete: () =>
-          void outcome.then(
+          void outcome().then(
             () => open && observer.complete(),
             (error: unknown) => open && observer.error(error),
           ),

@@ -15,7 +15,7 @@ import { joinedPerBurst } from "./text-pieces.js";
  * then the deltas, those that arrive together joined into one piece.
  */
 export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<string, CodexError> {
-  return pulledStream(joinedPerBurst(endingAs(turn.text$, turn.completed)), () => {
+  return pulledStream(joinedPerBurst(endingAs(turn.text$, () => turn.completed)), () => {
     let text = "";
     for (const { item } of turn.itemsSoFar() as readonly TurnItemUpdate<{ type: string; text?: unknown }>[])
       if (item.type === "agentMessage" && typeof item.text === "string") text += item.text;
@@ -25,5 +25,8 @@ export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>)
 
 /** Each item's latest update so far (one per item, in start order), then every update as it is folded. */
 export function turnItems<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<TurnItemUpdate<ThreadItemOf<T>>, CodexError> {
-  return streamFrom(endingAs(turn.items$, turn.completed), () => turn.itemsSoFar());
+  return streamFrom(
+    endingAs(turn.items$, () => turn.completed),
+    () => turn.itemsSoFar(),
+  );
 }

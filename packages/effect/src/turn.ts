@@ -69,7 +69,7 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(
       const turn = start();
       // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
       // Core ends a failed turn's streams without an error (the cause is in `completed`): here they fail with it.
-      const source = endingAs(turn.events$, turn.completed);
+      const source = endingAs(turn.events$, () => turn.completed);
       const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(source) : liveOnly<ServerNotificationOf<T>>(source);
       let ended = false;
       turn.completed.then(
