@@ -29,6 +29,8 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
   readonly result: Promise<ResultIn<T["clientRequests"], "command/exec">>;
 
   readonly #host: CommandHost;
+  /** Settles once `command/exec` and every request called before now have gone out. */
+  #queue: Promise<unknown>;
 
   constructor(processId: string, host: CommandHost) {
     this.processId = processId;
@@ -36,14 +38,21 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     const inbox = new MessageInbox<CommandOutputChunk>();
     this.output$ = inbox.messages$;
     // The running (output decoded from base64, the exit) is in command-run, loaded on demand before
-    // `command/exec` goes out; a failed load fails `result` and `exit` with its error.
-    const run = import("./command-run.js").then(
-      (module) => module.runCommand(host, inbox),
+    // `command/exec` goes out (runCommand sends it at once); a failed load fails `result` and `exit`
+    // with its error.
+    let running!: Promise<{ result: unknown; exit: CommandExit }>;
+    const sent = import("./command-run.js").then(
+      (module) => {
+        running = module.runCommand(host, inbox);
+      },
       (error: unknown) => {
         inbox.complete();
         throw error;
       },
     );
+    const run = sent.then(() => running);
+    // stdin, resize and terminate go out after `command/exec`, in the order they were called.
+    this.#queue = sent.catch(() => undefined);
     this.result = run.then((ran) => ran.result as ResultIn<T["clientRequests"], "command/exec">);
     this.exit = run.then((ran) => ran.exit);
     // Nobody has to await them: a failure is still thrown to whoever does.
@@ -52,27 +61,37 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
   }
 
   /** Writes to the command's stdin (`command/exec/write`); needs `streamStdin: true` (or `tty: true`). */
-  async write(data: string | Uint8Array): Promise<void> {
-    await this.#host.request("command/exec/write", { processId: this.processId, deltaBase64: await base64Of(data) });
+  write(data: string | Uint8Array): Promise<void> {
+    return this.#send("command/exec/write", async () => ({ processId: this.processId, deltaBase64: await base64Of(data) }));
   }
 
   /** Closes the command's stdin, after writing `data` if given. */
-  async end(data?: string | Uint8Array): Promise<void> {
-    await this.#host.request("command/exec/write", {
+  end(data?: string | Uint8Array): Promise<void> {
+    return this.#send("command/exec/write", async () => ({
       processId: this.processId,
       closeStdin: true,
       ...(data === undefined ? {} : { deltaBase64: await base64Of(data) }),
-    });
+    }));
   }
 
   /** Resizes the PTY of a `tty: true` command (`command/exec/resize`). */
-  async resize(cols: number, rows: number): Promise<void> {
-    await this.#host.request("command/exec/resize", { processId: this.processId, size: { cols, rows } });
+  resize(cols: number, rows: number): Promise<void> {
+    return this.#send("command/exec/resize", () => ({ processId: this.processId, size: { cols, rows } }));
   }
 
   /** Ends the command (`command/exec/terminate`); `exit` then resolves (codex 0.169.0 reports exit code 137). */
-  async terminate(): Promise<void> {
-    await this.#host.request("command/exec/terminate", { processId: this.processId });
+  terminate(): Promise<void> {
+    return this.#send("command/exec/terminate", () => ({ processId: this.processId }));
+  }
+
+  /** Sends a request about the process once those called before it went out; resolves with its answer. */
+  #send(method: string, params: () => object | Promise<object>): Promise<void> {
+    let answered!: Promise<unknown>;
+    const sent = this.#queue.then(async () => {
+      answered = this.#host.request(method, await params());
+    });
+    this.#queue = sent.catch(() => undefined);
+    return sent.then(() => answered).then(() => undefined);
   }
 
   /** `for await (const chunk of command)`: the output until the command ends; `break` stops reading, not the command. */
