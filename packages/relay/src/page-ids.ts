@@ -5,8 +5,24 @@
 // upstream and hands the page back the id it wrote, in answers, notifications and codex's error
 // messages (codex quotes the id: `no active command/exec for process id "…"`, measured on 0.169.0).
 
-/** The params and notification fields that hold an id the page chose. */
-export const PAGE_CHOSEN_KEYS = ["processId", "processHandle", "watchId", "sessionId", "subscriptionId"] as const;
+/**
+ * The fields that hold an id the page chose, and the methods (requests and notifications, by
+ * prefix) where they do. The same field names hold ids codex chose elsewhere — `sessionId` of
+ * `accountSession/switch` (from `accountSession/list`), `processId` of
+ * `thread/backgroundTerminals/terminate` (from its listing) — which pass unchanged.
+ */
+const PAGE_CHOSEN: readonly (readonly [key: string, methodPrefix: string])[] = [
+  ["processId", "command/exec"],
+  ["processHandle", "process/"],
+  ["watchId", "fs/"],
+  ["sessionId", "fuzzyFileSearch/"],
+  ["subscriptionId", "mcpServer/event/stream/"],
+];
+
+/** The page-chosen fields of `method`'s params (or result, or notification). */
+function pageChosenKeys(method: string): string[] {
+  return PAGE_CHOSEN.filter(([, prefix]) => method.startsWith(prefix)).map(([key]) => key);
+}
 
 const SCOPED = /^r(\d+)\./;
 
@@ -20,12 +36,12 @@ export interface ScopedId {
  * `params` with every page-chosen id put in `connection`'s namespace (a copy; `params` itself when it
  * names none), and the ids it rewrote.
  */
-export function scopePageIds(params: unknown, connection: number): { params: unknown; ids: ScopedId[] } {
+export function scopePageIds(method: string, params: unknown, connection: number): { params: unknown; ids: ScopedId[] } {
   const ids: ScopedId[] = [];
   if (typeof params !== "object" || params === null || Array.isArray(params)) return { params, ids };
   const record = params as Record<string, unknown>;
   let scoped: Record<string, unknown> | undefined;
-  for (const key of PAGE_CHOSEN_KEYS) {
+  for (const key of pageChosenKeys(method)) {
     const page = record[key];
     if (typeof page !== "string") continue;
     const upstream = `r${connection}.${page}`;
@@ -40,10 +56,10 @@ export function scopePageIds(params: unknown, connection: number): { params: unk
  * Whose namespace the page-chosen ids of an app-server message are in: a connection's number,
  * "unscoped" when it names one outside every namespace (no page asked for it), "none" when it names none.
  */
-export function scopeOf(params: unknown): number | "unscoped" | "none" {
+export function scopeOf(method: string, params: unknown): number | "unscoped" | "none" {
   if (typeof params !== "object" || params === null) return "none";
   const record = params as Record<string, unknown>;
-  for (const key of PAGE_CHOSEN_KEYS) {
+  for (const key of pageChosenKeys(method)) {
     const value = record[key];
     if (typeof value !== "string") continue;
     const match = SCOPED.exec(value);
@@ -53,11 +69,11 @@ export function scopeOf(params: unknown): number | "unscoped" | "none" {
 }
 
 /** `record` with `connection`'s namespace taken off its page-chosen ids (a copy; `record` when there is none). */
-export function unscopePageIds<T>(record: T, connection: number): T {
+export function unscopePageIds<T>(method: string, record: T, connection: number): T {
   if (typeof record !== "object" || record === null || Array.isArray(record)) return record;
   const prefix = `r${connection}.`;
   let plain: Record<string, unknown> | undefined;
-  for (const key of PAGE_CHOSEN_KEYS) {
+  for (const key of pageChosenKeys(method)) {
     const value = (record as Record<string, unknown>)[key];
     if (typeof value !== "string" || !value.startsWith(prefix)) continue;
     plain ??= { ...(record as Record<string, unknown>) };

@@ -208,10 +208,10 @@ export class RelayMultiplexer {
       return;
     }
     if (threadId === undefined) {
-      const scope = scopeOf(message.params);
+      const scope = scopeOf(message.method, message.params);
       if (typeof scope === "number") {
         const connection = this.#connections.get(scope);
-        if (connection) connection.deliver({ ...message, params: unscopePageIds(message.params, scope) } as JsonRpcMessage);
+        if (connection) connection.deliver({ ...message, params: unscopePageIds(message.method, message.params, scope) } as JsonRpcMessage);
         else this.#log(`dropped ${message.method.slice(0, 100)}: its connection #${scope} has left`);
         return;
       }
@@ -276,7 +276,7 @@ export class RelayMultiplexer {
     this.#resources.claim(resourcesOf(message.result), connection);
     const result = LIST_METHODS.has(pending.method)
       ? filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread))
-      : unscopePageIds(message.result, connection.id);
+      : unscopePageIds(pending.method, message.result, connection.id);
     connection.deliver({ ...message, id: pending.id, result } as JsonRpcMessage);
   }
 
@@ -293,7 +293,7 @@ export class RelayMultiplexer {
   /** Called by a connection: a request to forward, after its checks. */
   forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown, threadId: string | undefined): void {
     const upstreamId = this.#nextId++;
-    const scoped = scopePageIds(params, connection.id);
+    const scoped = scopePageIds(method, params, connection.id);
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
