@@ -39,12 +39,12 @@ it("thread/backgroundTerminals/terminate reaches codex with the processId the li
   const { server, peer, connection } = await setup();
   connection.receive({ id: 1, method: "thread/start", params: {} });
   await tick();
-  const threadId = (peer.sent.find((m) => m.id === 1)?.result as { thread: { id: string } }).thread.id;
+  const threadId = (peer.sent.find((m) => m.id === 1)!.result as { thread: { id: string } }).thread.id;
   server.respond("thread/backgroundTerminals/list", () => ({ result: { data: [{ processId: "1234", command: "sleep 100" }], nextCursor: null } }));
   server.respond("thread/backgroundTerminals/terminate", (params) => ({ result: { terminated: (params as { processId: string }).processId === "1234" } }));
   connection.receive({ id: 2, method: "thread/backgroundTerminals/list", params: { threadId } });
   await tick();
-  const processId = (peer.sent.find((m) => m.id === 2)?.result as { data: { processId: string }[] }).data[0]!.processId;
+  const processId = (peer.sent.find((m) => m.id === 2)!.result as { data: { processId: string }[] }).data[0]!.processId;
   connection.receive({ id: 3, method: "thread/backgroundTerminals/terminate", params: { threadId, processId } });
   await tick();
   expect(sent(server, "thread/backgroundTerminals/terminate")?.processId).toBe("1234");
