@@ -45,6 +45,14 @@ class DemoExit extends Error {
 
 /** @type {(() => Promise<unknown>)[]} */
 const cleanups = [];
+// Ctrl-C: the turn is interrupted (once there is one) and the demo ends, removing what it made.
+let interrupted = false;
+/** @type {() => void} */
+let stopTurn = () => undefined;
+process.on("SIGINT", () => {
+  interrupted = true;
+  stopTurn();
+});
 try {
   const workspace = await mkdtemp(join(tmpdir(), "codex-rpc-demo-"));
   cleanups.push(() => rm(workspace, { recursive: true, force: true }));
@@ -112,7 +120,8 @@ try {
   // codex reports each retry of the model (an `error` with willRetry): show it, or a turn that
   // cannot reach its model looks like a hang.
   // Ctrl-C interrupts the turn; the demo then ends as usual, removing what it made.
-  process.once("SIGINT", () => void turn.interrupt().catch(() => undefined));
+  stopTurn = () => void turn.interrupt().catch(() => undefined);
+  if (interrupted) stopTurn();
   let retries = 0;
   turn.events$.subscribe((event) => {
     if (event.method === "error" && event.params.willRetry) {
@@ -133,10 +142,16 @@ try {
   });
   const done = await turn.completed;
   console.log(dim(`\nturn ${done.status}; ${done.items.length} items`));
-  process.exitCode = done.status === "completed" ? 0 : 1;
+  process.exitCode = interrupted ? 130 : done.status === "completed" ? 0 : 1;
 } catch (error) {
-  console.error(`demo${error instanceof DemoExit ? "" : " failed"}: ${error instanceof Error ? error.message : String(error)}`);
-  process.exitCode = error instanceof DemoExit ? error.exitCode : 1;
+  if (interrupted) {
+    // A terminal's Ctrl-C reaches codex too (same process group): it ends, and so does the turn.
+    console.error("demo: interrupted (Ctrl-C)");
+    process.exitCode = 130;
+  } else {
+    console.error(`demo${error instanceof DemoExit ? "" : " failed"}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = error instanceof DemoExit ? error.exitCode : 1;
+  }
 } finally {
   for (const cleanup of cleanups) await cleanup().catch(() => undefined);
 }

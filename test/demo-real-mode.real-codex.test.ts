@@ -61,9 +61,35 @@ describe("examples/demo.mjs --real", () => {
     await retried;
     expect(stdout).toContain("(codex retries the model; Ctrl-C stops the turn)");
     child.kill("SIGINT");
-    expect(await exited).toBe(1);
+    expect(await exited).toBe(130);
     expect(stdout).toContain("turn interrupted");
     // The workspace the demo made in its temp dir is gone.
+    expect(await readdir(env.TMPDIR as string)).toEqual([]);
+  }, 60_000);
+
+  it("Ctrl-C in a terminal (SIGINT to the whole process group, codex included) ends the demo as interrupted, not failed", async () => {
+    const env = await demoEnv(
+      'model = "m"\nmodel_provider = "dead"\n[model_providers.dead]\nname = "dead"\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
+    );
+    // A process group of its own, as a terminal's foreground job has.
+    const child = spawn(process.execPath, [DEMO, "--real", "hi"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    children.push(child);
+    let stdout = "";
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const retried = new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes("(codex: Reconnecting")) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    await retried;
+    process.kill(-child.pid!, "SIGINT");
+    expect(await exited).toBe(130);
+    // Before: "demo failed: connection closed; server killed by SIGINT" and codex's stderr, exit 1.
+    expect(stderr).not.toContain("demo failed");
+    expect(`${stdout}${stderr}`).toMatch(/interrupted/);
     expect(await readdir(env.TMPDIR as string)).toEqual([]);
   }, 60_000);
 });
