@@ -57,6 +57,11 @@ function sleep(ms: number, { method, signal, backoffs, closeInfo }: OverloadedRe
       reject(new ConnectionClosedError(closed));
       return;
     }
+    // Aborted already (e.g. while this module loaded): no backoff to wait out.
+    if (signal?.aborted) {
+      reject(new RequestAbortedError(method, undefined, signal.reason));
+      return;
+    }
     const stop = (error: unknown) => {
       cancelTimer();
       signal?.removeEventListener("abort", onAbort);
