@@ -16,7 +16,6 @@ vi.mock("../../dist/client/account-login.js", () => failing());
 vi.mock("../../dist/client/fs-files.js", () => failing());
 vi.mock("../../dist/session/rollback.js", () => failing());
 vi.mock("../../dist/session/compaction.js", () => failing());
-vi.mock("../../dist/session/turn-steer.js", () => failing());
 vi.mock("../../dist/session/turn-read-back.js", () => failing());
 vi.mock("../../dist/session/structured-output-parse.js", () => failing());
 vi.mock("../../dist/session/command-run.js", () => failing());

@@ -84,3 +84,18 @@ describe("turn.steer (fake server)", () => {
     await client.close();
   });
 });
+
+it("steer() then interrupt() called right after it: turn/steer goes out first, as called", async () => {
+  // A stranger's review found the interrupt overtaking the steer while turn-steer loaded on demand.
+  const { server, client } = await connect({ turns: [{ hold: true }] });
+  server.respond("turn/steer", () => ({ result: { turnId: "x" } }));
+  const thread = await client.startThread();
+  const turn = thread.run("hi");
+  await turn.started;
+  const steered = turn.steer("more").catch((error: unknown) => error);
+  await turn.interrupt();
+  await steered;
+  const order = server.received.map((m) => (m as { method?: string }).method).filter((m) => m === "turn/steer" || m === "turn/interrupt");
+  expect(order).toEqual(["turn/steer", "turn/interrupt"]);
+  await client.close();
+});
