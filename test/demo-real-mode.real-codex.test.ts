@@ -30,6 +30,25 @@ async function demoEnv(config?: string): Promise<NodeJS.ProcessEnv> {
   return { ...env, HOME: home, CODEX_HOME: home, TMPDIR: await emptyDir("codex-rpc-demo-tmp-"), NO_COLOR: "1" };
 }
 
+/** The demo against a provider on a closed port (no login needed, every request refused), once codex has said it retries. */
+async function demoRetrying(options: { detached?: boolean } = {}) {
+  const env = await demoEnv(
+    'model = "m"\nmodel_provider = "dead"\n[model_providers.dead]\nname = "dead"\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
+  );
+  const child = spawn(process.execPath, [DEMO, "--real", "hi"], { env, stdio: ["ignore", "pipe", "pipe"], ...options });
+  children.push(child);
+  const output = { stdout: "", stderr: "" };
+  child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve) =>
+    child.stdout.on("data", (chunk: Buffer) => {
+      output.stdout += chunk.toString();
+      if (output.stdout.includes("(codex: Reconnecting")) resolve();
+    }),
+  );
+  return { child, output, exited, tmpdir: env.TMPDIR as string };
+}
+
 describe("examples/demo.mjs --real", () => {
   it("says codex is not logged in and exits 2 at once, instead of waiting on a model it cannot use", async () => {
     const run = spawnSync(process.execPath, [DEMO, "--real", "hi"], {
@@ -44,52 +63,23 @@ describe("examples/demo.mjs --real", () => {
   });
 
   it("shows codex's retries of a model it cannot reach, and Ctrl-C interrupts the turn and cleans up", async () => {
-    // A provider on a closed port: no login needed, every request refused.
-    const env = await demoEnv(
-      'model = "m"\nmodel_provider = "dead"\n[model_providers.dead]\nname = "dead"\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
-    );
-    const child = spawn(process.execPath, [DEMO, "--real", "hi"], { env, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    let stdout = "";
-    const retried = new Promise<void>((resolve) =>
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes("(codex: Reconnecting")) resolve();
-      }),
-    );
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    await retried;
-    expect(stdout).toContain("(codex retries the model; Ctrl-C stops the turn)");
-    child.kill("SIGINT");
-    expect(await exited).toBe(130);
-    expect(stdout).toContain("turn interrupted");
+    const demo = await demoRetrying();
+    expect(demo.output.stdout).toContain("(codex retries the model; Ctrl-C stops the turn)");
+    demo.child.kill("SIGINT");
+    expect(await demo.exited).toBe(130);
+    expect(demo.output.stdout).toContain("turn interrupted");
     // The workspace the demo made in its temp dir is gone.
-    expect(await readdir(env.TMPDIR as string)).toEqual([]);
+    expect(await readdir(demo.tmpdir)).toEqual([]);
   }, 60_000);
 
   it("Ctrl-C in a terminal (SIGINT to the whole process group, codex included) ends the demo as interrupted, not failed", async () => {
-    const env = await demoEnv(
-      'model = "m"\nmodel_provider = "dead"\n[model_providers.dead]\nname = "dead"\nbase_url = "http://127.0.0.1:9/v1"\nwire_api = "responses"\n',
-    );
     // A process group of its own, as a terminal's foreground job has.
-    const child = spawn(process.execPath, [DEMO, "--real", "hi"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    children.push(child);
-    let stdout = "";
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const retried = new Promise<void>((resolve) =>
-      child.stdout.on("data", (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes("(codex: Reconnecting")) resolve();
-      }),
-    );
-    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-    await retried;
-    process.kill(-child.pid!, "SIGINT");
-    expect(await exited).toBe(130);
+    const demo = await demoRetrying({ detached: true });
+    process.kill(-demo.child.pid!, "SIGINT");
+    expect(await demo.exited).toBe(130);
     // Before: "demo failed: connection closed; server killed by SIGINT" and codex's stderr, exit 1.
-    expect(stderr).not.toContain("demo failed");
-    expect(`${stdout}${stderr}`).toMatch(/interrupted/);
-    expect(await readdir(env.TMPDIR as string)).toEqual([]);
+    expect(demo.output.stderr).not.toContain("demo failed");
+    expect(`${demo.output.stdout}${demo.output.stderr}`).toMatch(/interrupted/);
+    expect(await readdir(demo.tmpdir)).toEqual([]);
   }, 60_000);
 });
