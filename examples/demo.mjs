@@ -112,27 +112,27 @@ try {
   console.log(`${bold("you")}: ${prompt}`);
   process.stdout.write(`${bold("codex")}: `);
   const turn = thread.run(prompt);
+  stopTurn = () => void turn.interrupt().catch(() => undefined);
+  if (interrupted) stopTurn();
   let midLine = true;
+  /** A line of the demo's own beside the streamed answer. @param {string} text */
+  const aside = (text) => {
+    console.log(`${midLine ? "\n" : ""}${dim(text)}`);
+    midLine = false;
+  };
   turn.text$.subscribe((delta) => {
     process.stdout.write(delta);
     midLine = !delta.endsWith("\n");
   });
   // codex reports each retry of the model (an `error` with willRetry): show it, or a turn that
   // cannot reach its model looks like a hang.
-  // Ctrl-C interrupts the turn; the demo then ends as usual, removing what it made.
-  stopTurn = () => void turn.interrupt().catch(() => undefined);
-  if (interrupted) stopTurn();
-  let retries = 0;
+  let retried = false;
   turn.events$.subscribe((event) => {
-    if (event.method === "error" && event.params.willRetry) {
-      if (retries++ === 0) {
-        console.log(`${midLine ? "\n" : ""}${dim("(codex retries the model; Ctrl-C stops the turn)")}`);
-        midLine = false;
-      }
-      const { message, additionalDetails } = event.params.error;
-      console.log(`${midLine ? "\n" : ""}${dim(`(codex: ${message}${additionalDetails ? ` ${additionalDetails}` : ""})`)}`);
-      midLine = false;
-    }
+    if (event.method !== "error" || !event.params.willRetry) return;
+    if (!retried) aside("(codex retries the model; Ctrl-C stops the turn)");
+    retried = true;
+    const { message, additionalDetails } = event.params.error;
+    aside(`(codex: ${message}${additionalDetails ? ` ${additionalDetails}` : ""})`);
   });
   turn.items$.subscribe(({ phase, item }) => {
     if (phase === "completed" && item.type === "commandExecution") {

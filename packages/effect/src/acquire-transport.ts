@@ -5,19 +5,24 @@ import type { Transport } from "@codex-rpc/core";
 import { Effect, type Scope } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
 
-export function acquireTransport<T extends Transport>(
-  open: (signal?: AbortSignal) => Promise<T>,
-  options: { readonly honoursSignal?: boolean } = {},
-): Effect.Effect<T, CodexError, Scope.Scope> {
-  const release = (transport: T) => Effect.promise(() => transport.close());
-  // An opener that honours its AbortSignal (closes what it opened when aborted) may be interrupted;
-  // one that does not (a spawn) is acquired uninterruptibly so a process that started is never lost.
-  if (!options.honoursSignal)
-    return Effect.acquireRelease(
-      fromPromise(() => open()),
-      release,
-    );
+/** A transport opened for the current Scope and closed with it; the open is uninterruptible (a spawn: a process that started is never lost). */
+export function acquireTransport<T extends Transport>(open: () => Promise<T>): Effect.Effect<T, CodexError, Scope.Scope> {
+  return Effect.acquireRelease(
+    fromPromise(() => open()),
+    (transport) => Effect.promise(() => transport.close()),
+  );
+}
+
+/**
+ * `open` for the current Scope, `close`d with it, where `open` honours its AbortSignal (undoes what
+ * it began when aborted): the open can be interrupted (`Effect.timeout`, a fiber interrupted), and
+ * the finalizer is added in the same uninterruptible step as its success.
+ */
+export function acquireAbortable<A>(
+  open: (signal: AbortSignal) => Promise<A>,
+  close: (value: A) => Promise<unknown>,
+): Effect.Effect<A, CodexError, Scope.Scope> {
   return Effect.uninterruptibleMask((restore) =>
-    restore(fromPromise((signal) => open(signal))).pipe(Effect.tap((transport) => Effect.addFinalizer(() => release(transport)))),
+    restore(fromPromise(open)).pipe(Effect.tap((value) => Effect.addFinalizer(() => Effect.promise(() => close(value))))),
   );
 }

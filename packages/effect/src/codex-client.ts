@@ -15,6 +15,7 @@ import {
   type TransportFactory,
 } from "@codex-rpc/core";
 import { Context, Duration, Effect, Layer, type Schedule, type Scope, type Stream } from "effect";
+import { acquireAbortable } from "./acquire-transport.js";
 import { type CodexError, fromPromise } from "./errors.js";
 import { endingAs, streamFrom } from "./observable-stream.js";
 import { type ServerRequestEffects, serverRequestOptions } from "./server-requests.js";
@@ -93,12 +94,10 @@ export function connectScoped<T extends ProtocolTypesShape = DefaultProtocolType
     const context = yield* Effect.context<R>();
     const transport = yield* connect;
     const coreOptions = { ...stripEffects(options), ...serverRequestOptions(options, context) } as CodexClientOptions<T>;
-    // The handshake stays interruptible (core's signal aborts it and closes the transport); the
-    // finalizer is registered in the same uninterruptible step as the connect's success.
-    return yield* Effect.uninterruptibleMask((restore) =>
-      restore(fromPromise((signal) => CoreClient.connect<T>(transport, { ...coreOptions, signal }))).pipe(
-        Effect.tap((client) => Effect.addFinalizer(() => Effect.promise(() => client.close()))),
-      ),
+    // The handshake can be interrupted: core's signal aborts it and closes the transport.
+    return yield* acquireAbortable(
+      (signal) => CoreClient.connect<T>(transport, { ...coreOptions, signal }),
+      (client) => client.close(),
     );
   });
 }

@@ -62,7 +62,7 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
  */
 export function scopedTurn<T extends ProtocolTypesShape, O>(
   start: () => CodexTurn<T, O>,
-  { replayEvents = true, stopGraceMs = 10_000 }: { readonly replayEvents?: boolean; readonly stopGraceMs?: number } = {},
+  { replayEvents, stopGraceMs }: { readonly replayEvents: boolean; readonly stopGraceMs: number },
 ): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.sync(() => {

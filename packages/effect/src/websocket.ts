@@ -5,7 +5,7 @@ import { openWebSocketTransport } from "@codex-rpc/websocket";
 import { Config, Effect, Layer, Option, Redacted } from "effect";
 import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
 import { CODEX_CONFIG_KEYS, codexSettings } from "./config.js";
-import { acquireTransport } from "./acquire-transport.js";
+import { acquireAbortable } from "./acquire-transport.js";
 import type { CodexError } from "./errors.js";
 
 export type EffectWebSocketOptions = Parameters<typeof openWebSocketTransport>[0];
@@ -14,7 +14,10 @@ export type EffectWebSocketOptions = Parameters<typeof openWebSocketTransport>[0
 export function layerWebSocket<R = never>(socket: EffectWebSocketOptions, options: CodexLayerOptions<R> = {}): Layer.Layer<CodexClient, CodexError, R> {
   const connect = options.reconnect
     ? Effect.succeed(() => openWebSocketTransport(socket))
-    : acquireTransport((signal) => openWebSocketTransport({ ...socket, signal: bothSignals(socket.signal, signal) }), { honoursSignal: true });
+    : acquireAbortable(
+        (signal) => openWebSocketTransport({ ...socket, signal: bothSignals(socket.signal, signal) }),
+        (transport) => transport.close(),
+      );
   return layer(connect, options);
 }
 

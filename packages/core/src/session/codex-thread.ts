@@ -10,7 +10,7 @@ type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
 /** The params of thread method `M` without the `threadId` this thread supplies. */
 type ThreadParams<T extends ProtocolTypesShape, M> = Omit<Exclude<ParamsIn<Requests<T>, M>, undefined>, "threadId">;
 import type { OutputOf, OutputSchema } from "./structured-output.js";
-import { userInputOf } from "./turn-input.js";
+import { userInputOf } from "./turn-steer.js";
 
 /** A conversation on the server. Many threads (and their turns) share one connection. */
 export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {

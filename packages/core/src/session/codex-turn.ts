@@ -23,8 +23,7 @@ import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
 import { enqueueTurn, pendingTurns } from "./turn-queue.js";
 import { prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
-import { userInputOf } from "./turn-input.js";
-import { steerTurn } from "./turn-steer.js";
+import { steerTurn, userInputOf } from "./turn-steer.js";
 
 /** How a turn ended. */
 export interface CompletedTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = undefined> {
@@ -340,7 +339,6 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
       throw new TurnNotRunningError(this.threadId, undefined, "the turn did not start", { cause: error });
     }
     if (this.done) throw new TurnNotRunningError(this.threadId, turnId, "the turn has ended");
-    // Loaded with the turn, not on demand: a steer must go out before a request called after it (an interrupt).
     return (await steerTurn(this.host, this.threadId, turnId, userInputOf(input), params as object | undefined)) as ResultIn<T["clientRequests"], "turn/steer">;
   }
 

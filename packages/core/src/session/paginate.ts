@@ -2,12 +2,7 @@ import type { PaginateOptions, Requester } from "./page-walk.js";
 
 export type { ListOptions } from "./page-walk.js";
 
-/**
- * The entries of a cursor-paginated method (`{ data, nextCursor }` replies), fetched a page at a
- * time as the loop asks for them: a `break` fetches nothing more. `params.limit` is the page size.
- * A reply without a `data` array, or a cursor the server already returned (which would loop for
- * ever), is a ProtocolError. The paging (page-walk) loads when the loop first asks for an entry.
- */
+/** The entries of a cursor-paginated method, as `walkPages` (page-walk.ts) fetches them; it loads when the loop first asks for an entry. */
 export function paginate<Entry>(method: string, params: object, request: Requester, options: PaginateOptions = {}): AsyncIterable<Entry> {
   return {
     async *[Symbol.asyncIterator]() {

@@ -3,7 +3,8 @@
 // item/completed) and the model sees it at its next request, after what it was doing (a tool call's
 // output); a model request in flight is not cut short. codex refuses with -32600: "no active turn
 // to steer" (the turn ended), "expected active turn id `A` but found `B`" (another turn is running),
-// "input must not be empty". Loaded on demand (import()) by `CodexTurn.steer`.
+// "input must not be empty". Loaded with the turn, not on demand: a steer must go out before a
+// request called after it (an interrupt).
 import { ServerError } from "../errors/errors.js";
 import { TurnNotRunningError } from "../errors/turn-errors.js";
 import type { SessionHost } from "./session-host.js";
@@ -21,4 +22,9 @@ export async function steerTurn(host: SessionHost, threadId: string, turnId: str
     }
     throw error;
   }
+}
+
+/** A string is one text input, as `run()` takes it. */
+export function userInputOf(input: string | readonly unknown[]): unknown[] {
+  return typeof input === "string" ? [{ type: "text", text: input }] : [...input];
 }
