@@ -13,7 +13,8 @@
 //            core's `turn.text$` subscriber (decode.mjs's client stage, validation off) and the
 //            Effect `text` Stream (the deltas of one read joined into one piece) run to its end
 //            with `Stream.runForEach` (by default, and with `replayEvents: false`: no events log), each timed from the first
-//            byte fed to the end of the turn, alternating in each round; the ratio is the median of
+//            byte fed to the end of the turn, in turn in each round (each round starting at
+//            another stage); the ratio is the median of
 //            the rounds' Effect time over core time (and, beside it, of their CPU time). For
 //            information, the same Effect program by hand (a Stream.callback over core's text$, no
 //            binding) over core: what Effect's Streams cost on their own.
@@ -109,16 +110,23 @@ export async function measureOverhead({ rounds, scale, bindingDir, log = () => {
     const w = codexWorkload(fixture, { ...spec, count: Math.max(1, Math.round(spec.count * scale)) });
     log(`${w.name}:`);
     const samples = { coreMs: [], effectMs: [], ratio: [], cpuRatio: [], noReplayRatio: [], noReplayCpuRatio: [], byHandRatio: [], byHandCpuRatio: [] };
+    const stages = [
+      () => coreClientStage(w, false),
+      () => effectStage(w, loaded),
+      () => effectStage(w, loaded, false, { replayEvents: false }),
+      () => effectStage(w, loaded, true),
+    ];
     for (let round = 0; round <= rounds; round++) {
       log(round === 0 ? " warm-up" : ` ${round}`);
-      gc();
-      const [coreMs, coreCpu] = await withCpu(() => coreClientStage(w, false));
-      gc();
-      const [effectMs, effectCpu] = await withCpu(() => effectStage(w, loaded));
-      gc();
-      const [noReplayMs, noReplayCpu] = await withCpu(() => effectStage(w, loaded, false, { replayEvents: false }));
-      gc();
-      const [byHandMs, byHandCpu] = await withCpu(() => effectStage(w, loaded, true));
+      // Each round starts at another stage: where a stage runs in the round moves its time by a few
+      // per cent (the same stage run three times in a row differs by ±5%), which must not land on one.
+      const measured = [];
+      for (let i = 0; i < stages.length; i++) {
+        const at = (round + i) % stages.length;
+        gc();
+        measured[at] = await withCpu(stages[at]);
+      }
+      const [[coreMs, coreCpu], [effectMs, effectCpu], [noReplayMs, noReplayCpu], [byHandMs, byHandCpu]] = measured;
       if (round === 0) continue;
       samples.coreMs.push(coreMs);
       samples.effectMs.push(effectMs);

@@ -5,7 +5,7 @@
 // follows core's `events$` from there; the log is dropped, and later runs are live only.
 import { Effect, Queue, Stream } from "effect";
 import { type CodexError, causeOf } from "./errors.js";
-import { type Subscribable, streamFrom, subscribeInto } from "./observable-stream.js";
+import { endingAs, type Subscribable, streamFrom, subscribeInto } from "./observable-stream.js";
 
 interface Notification {
   readonly method: string;
@@ -83,12 +83,19 @@ export class EventLog<A extends Notification> {
   /** The last entry when it is a run of deltas: the next delta most likely continues it. */
   #run: DeltaRun | undefined;
   #end: { readonly error: unknown } | "complete" | undefined;
-  readonly #source: Subscribable<A>;
+  /** The source as runs follow it: its end waits for the turn's outcome. */
+  readonly #live: Subscribable<A>;
+  readonly #outcome: () => PromiseLike<unknown>;
   #subscription: { unsubscribe(): void } | undefined;
 
-  /** Subscribes at once: core's streams are hot, so this must be in the tick the turn started. */
-  constructor(source: Subscribable<A>) {
-    this.#source = source;
+  /**
+   * Subscribes at once: core's streams are hot, so this must be in the tick the turn started. The
+   * log records from `source` itself (one call per event, the hot path); a run that finds it ended
+   * ends with `outcome()` (core completes a failed turn's streams; the run fails with the cause).
+   */
+  constructor(source: Subscribable<A>, outcome: () => PromiseLike<unknown>) {
+    this.#live = endingAs(source, outcome);
+    this.#outcome = outcome;
     this.#subscription = source.subscribe({
       next: (value) => {
         if (this.#run?.take(value.method, value.params as Record<string, unknown> | undefined) !== true) this.#record(value);
@@ -135,7 +142,7 @@ export class EventLog<A extends Notification> {
 
   /** The first run replays the log and follows live; it and every later run have no log to keep. */
   stream(): Stream.Stream<A, CodexError> {
-    return Stream.suspend(() => (this.#entries === undefined ? streamFrom(this.#source) : this.#takeOver()));
+    return Stream.suspend(() => (this.#entries === undefined ? streamFrom(this.#live) : this.#takeOver()));
   }
 
   #takeOver(): Stream.Stream<A, CodexError> {
@@ -150,8 +157,12 @@ export class EventLog<A extends Notification> {
           this.#subscription = undefined;
           for (const entry of entries) Queue.offerUnsafe(queue, entry instanceof DeltaRun ? (entry.event() as A) : entry);
           const end = this.#end;
-          if (end === undefined) return subscribeInto(this.#source, queue);
-          if (end === "complete") Queue.endUnsafe(queue);
+          if (end === undefined) return subscribeInto(this.#live, queue);
+          if (end === "complete")
+            this.#outcome().then(
+              () => Queue.endUnsafe(queue),
+              (error: unknown) => Queue.failCauseUnsafe(queue, causeOf(error)),
+            );
           else Queue.failCauseUnsafe(queue, causeOf(end.error));
           return undefined;
         }),
@@ -162,7 +173,7 @@ export class EventLog<A extends Notification> {
 }
 
 /** What stands for the log with `replayEvents: false`: every run sees the events from when it runs. */
-export function liveOnly<A extends Notification>(source: Subscribable<A>): Pick<EventLog<A>, "stream" | "close"> {
-  const stream = streamFrom(source);
+export function liveOnly<A extends Notification>(source: Subscribable<A>, outcome: () => PromiseLike<unknown>): Pick<EventLog<A>, "stream" | "close"> {
+  const stream = streamFrom(endingAs(source, outcome));
   return { stream: () => stream, close: () => undefined };
 }

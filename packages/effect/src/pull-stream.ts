@@ -1,32 +1,39 @@
-// A hot Observable as a Stream without a Queue: the values wait in an array, and the pull of the
-// fiber reading the Stream is resumed in a microtask once values came. Through an Effect Queue (what
-// Stream.callback builds on) an offer wakes the taker through the scheduler's setImmediate, and the
-// taker then takes again; here the reading fiber runs in the microtask after the values came, with
-// all of them, and takes nothing twice. Used where a value costs the reader an Effect (the text).
+// A turn's text deltas as an Effect Stream, at about the cost of core's own subscriber. A Stream
+// consumer runs an Effect per element, which costs more than core's call per delta, so the text
+// that came while the reader was away (at least every delta of one read of the transport: core
+// delivers them in one synchronous burst) is one piece. There is no Queue: the text waits in one
+// string, and the pull of the reading fiber is resumed in a microtask once text came. Through an
+// Effect Queue (what Stream.callback builds on) an offer wakes the taker through the scheduler's
+// setImmediate, and the taker then takes again; here the reader runs in the microtask after the
+// burst, with all of it. One subscriber per delta does it all (joining, the end, the wake).
 import { Cause, Channel, Effect, Scope, Stream } from "effect";
 import { type CodexError, causeOf } from "./errors.js";
 import type { Subscribable } from "./observable-stream.js";
 
-type Pull<A> = Effect.Effect<readonly [A, ...A[]], CodexError | Cause.Done>;
+type Pull = Effect.Effect<readonly [string], CodexError | Cause.Done>;
 
 /**
- * `missed()` (values from before the run, if any) first, then `source`'s values from the moment the
- * Stream runs, taken in one synchronous step (nothing falls between). An error fails it with its
- * tagged error after the values before it; the end ends it. Ending the Stream unsubscribes.
+ * `missed()` (the text from before the run, "" for none) first, then `source`'s strings from the
+ * moment the Stream runs, taken in one synchronous step (nothing falls between), what came between
+ * two pulls joined. When `source` completes, the Stream ends once `outcome()` resolves, or fails
+ * with the tagged error it rejects with (core only completes a failed turn's streams: text cut
+ * short must not pass for the whole). An error of `source` fails it after the text before it.
+ * Ending the Stream unsubscribes.
  */
-export function pulledStream<A>(source: Subscribable<A>, missed?: () => Iterable<A>): Stream.Stream<A, CodexError> {
+export function pulledText(source: Subscribable<string>, outcome: () => PromiseLike<unknown>, missed: () => string): Stream.Stream<string, CodexError> {
   return Stream.fromChannel(
     Channel.fromTransform((_, scope) =>
       Effect.suspend(() => {
-        let values: A[] = missed ? [...missed()] : [];
-        let end: Pull<A> | undefined;
-        let waiting: ((pull: Pull<A>) => void) | undefined;
+        let pending: string | undefined = missed() || undefined;
+        let end: Pull | undefined;
+        let waiting: ((pull: Pull) => void) | undefined;
         let wakeQueued = false;
-        const take = (): Pull<A> | undefined => {
-          if (values.length === 0) return end;
-          const taken = values as unknown as readonly [A, ...A[]];
-          values = [];
-          return Effect.succeed(taken);
+        let open = true;
+        const take = (): Pull | undefined => {
+          if (pending === undefined) return end;
+          const piece = pending;
+          pending = undefined;
+          return Effect.succeed([piece]);
         };
         // Never inside the source's own call: the reader runs in a microtask, after what came together.
         const wake = (): void => {
@@ -42,24 +49,27 @@ export function pulledStream<A>(source: Subscribable<A>, missed?: () => Iterable
           wakeQueued = true;
           queueMicrotask(wake);
         };
+        const ended = (pull: Pull): void => {
+          if (!open) return;
+          end ??= pull;
+          arrived();
+        };
         const subscription = source.subscribe({
-          next: (value) => {
-            values.push(value);
+          next: (piece) => {
+            pending = pending === undefined ? piece : pending + piece;
             arrived();
           },
-          error: (thrown) => {
-            end ??= Effect.failCause(causeOf(thrown));
-            arrived();
-          },
-          complete: () => {
-            end ??= Cause.done();
-            arrived();
-          },
+          error: (thrown) => ended(Effect.failCause(causeOf(thrown))),
+          complete: () =>
+            void outcome().then(
+              () => ended(Cause.done()),
+              (thrown: unknown) => ended(Effect.failCause(causeOf(thrown))),
+            ),
         });
-        const pull: Pull<A> = Effect.suspend(
+        const pull: Pull = Effect.suspend(
           () =>
             take() ??
-            Effect.callback<readonly [A, ...A[]], CodexError | Cause.Done>((resume) => {
+            Effect.callback<readonly [string], CodexError | Cause.Done>((resume) => {
               waiting = resume;
               return Effect.sync(() => {
                 waiting = undefined;
@@ -69,7 +79,10 @@ export function pulledStream<A>(source: Subscribable<A>, missed?: () => Iterable
         return Effect.as(
           Scope.addFinalizer(
             scope,
-            Effect.sync(() => subscription.unsubscribe()),
+            Effect.sync(() => {
+              open = false;
+              subscription.unsubscribe();
+            }),
           ),
           pull,
         );

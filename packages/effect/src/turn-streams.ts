@@ -7,20 +7,24 @@ import type { CodexTurn, ProtocolTypesShape, ThreadItemOf, TurnItemUpdate } from
 import type { Stream } from "effect";
 import type { CodexError } from "./errors.js";
 import { endingAs, streamFrom } from "./observable-stream.js";
-import { pulledStream } from "./pull-stream.js";
-import { joinedPerBurst } from "./text-pieces.js";
+import { pulledText } from "./pull-stream.js";
 
 /**
  * The agent's text: what streamed before the run as one piece (the agent messages so far, joined),
- * then the deltas, those that arrive together joined into one piece.
+ * then the deltas, what came between two pulls of the reader (at least one read of the transport)
+ * joined into one piece.
  */
 export function turnText<T extends ProtocolTypesShape, O>(turn: CodexTurn<T, O>): Stream.Stream<string, CodexError> {
-  return pulledStream(joinedPerBurst(endingAs(turn.text$, () => turn.completed)), () => {
-    let text = "";
-    for (const { item } of turn.itemsSoFar() as readonly TurnItemUpdate<{ type: string; text?: unknown }>[])
-      if (item.type === "agentMessage" && typeof item.text === "string") text += item.text;
-    return text === "" ? [] : [text];
-  });
+  return pulledText(
+    turn.text$,
+    () => turn.completed,
+    () => {
+      let text = "";
+      for (const { item } of turn.itemsSoFar() as readonly TurnItemUpdate<{ type: string; text?: unknown }>[])
+        if (item.type === "agentMessage" && typeof item.text === "string") text += item.text;
+      return text;
+    },
+  );
 }
 
 /** Each item's latest update so far (one per item, in start order), then every update as it is folded. */

@@ -4,7 +4,6 @@ import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, fromPromise } from "./errors.js";
 import { EventLog, liveOnly } from "./event-log.js";
-import { endingAs } from "./observable-stream.js";
 import { turnItems, turnText } from "./turn-streams.js";
 
 /** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
@@ -69,8 +68,8 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(
       const turn = start();
       // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
       // Core ends a failed turn's streams without an error (the cause is in `completed`): here they fail with it.
-      const source = endingAs(turn.events$, () => turn.completed);
-      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(source) : liveOnly<ServerNotificationOf<T>>(source);
+      const outcome = () => turn.completed;
+      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(turn.events$, outcome) : liveOnly<ServerNotificationOf<T>>(turn.events$, outcome);
       let ended = false;
       turn.completed.then(
         () => (ended = true),

@@ -1,12 +1,12 @@
-// A hot Observable as a Stream without a Queue: what came while the reader was away is one pull,
-// the reader wakes in a microtask (no scheduler macrotask), and order, errors, the end and the
-// unsubscribing are as streamFrom's.
+// The text Stream without a Queue: what came while the reader was away is one piece, the reader
+// wakes in a microtask (no scheduler macrotask), the end waits for the turn's outcome (and fails
+// with its tagged error), and ending the Stream unsubscribes.
 import { it } from "@effect/vitest";
-import { ServerError } from "@codex-rpc/core";
+import { ConnectionClosedError, ServerError } from "@codex-rpc/core";
 import { Effect, Exit, Fiber, Stream } from "effect";
 import { Subject } from "rxjs";
 import { describe, expect } from "vitest";
-import { pulledStream } from "../src/pull-stream.js";
+import { pulledText } from "../src/pull-stream.js";
 
 /** Until the forked reader subscribed: a value sent before that goes nowhere (the source is hot). */
 const subscribed = (source: { readonly observed: boolean }) =>
@@ -17,31 +17,33 @@ const microtasks = (n: number) =>
   Effect.promise(async () => {
     for (let i = 0; i < n; i++) await Promise.resolve();
   });
+const nextMacrotask = () => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)));
+const ended = () => Promise.resolve();
+const nothingMissed = () => "";
 
-describe("pulledStream", () => {
-  it.live("what was missed comes first, then the values; what came together is one pull; the end ends it and unsubscribes", () =>
+describe("pulledText", () => {
+  it.live("what was missed comes first, then the text; what came together is one piece; the end ends it and unsubscribes", () =>
     Effect.gen(function* () {
-      const source = new Subject<number>();
-      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.chunks(pulledStream<number>(source, () => [0]))));
+      const source = new Subject<string>();
+      const reading = yield* Effect.forkChild(Stream.runCollect(pulledText(source, ended, () => "Before. ")));
       yield* subscribed(source);
-      source.next(1);
-      source.next(2);
-      source.next(3);
-      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 1)));
-      source.next(4);
+      source.next("Hel");
+      source.next("lo");
+      yield* nextMacrotask();
+      source.next(", ");
+      source.next("world");
+      // Ended in the same burst as the last deltas: they come before the end.
       source.complete();
-      const chunks = yield* Fiber.join(reading);
-      expect(chunks.flat()).toEqual([0, 1, 2, 3, 4]);
-      expect(chunks).toContainEqual([1, 2, 3]);
+      expect(yield* Fiber.join(reading)).toEqual(["Before. ", "Hello", ", world"]);
       expect(source.observed).toBe(false);
     }),
   );
 
-  it.live("the reader runs in a microtask after the values came, not a macrotask later", () =>
+  it.live("the reader runs in a microtask after the text came, not a macrotask later", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
       const seen: string[] = [];
-      const reading = yield* Effect.forkChild(Stream.runForEach(pulledStream<string>(source), (value) => Effect.sync(() => seen.push(value))));
+      const reading = yield* Effect.forkChild(Stream.runForEach(pulledText(source, ended, nothingMissed), (piece) => Effect.sync(() => seen.push(piece))));
       yield* subscribed(source);
       // Through a Queue (Stream.callback) the reader would be woken by the scheduler's setImmediate.
       yield* Effect.promise(async () => {
@@ -54,31 +56,58 @@ describe("pulledStream", () => {
     }),
   );
 
-  it.live("an error fails it with its tagged error after the values before it", () =>
+  it.live("an error fails it with its tagged error after the text before it", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
       const seen: string[] = [];
-      const reading = yield* Effect.forkChild(Effect.exit(Stream.runForEach(pulledStream<string>(source), (value) => Effect.sync(() => seen.push(value)))));
+      const reading = yield* Effect.forkChild(
+        Effect.exit(Stream.runForEach(pulledText(source, ended, nothingMissed), (piece) => Effect.sync(() => seen.push(piece)))),
+      );
       yield* subscribed(source);
       source.next("a");
+      source.next("b");
       source.error(new ServerError("turn/start", 1, -32000, "boom", undefined));
       const exit = yield* Fiber.join(reading);
-      expect(seen).toEqual(["a"]);
+      expect(seen).toEqual(["ab"]);
       expect(Exit.isFailure(exit) && exit.cause.toString()).toMatch(/ServerError/);
       expect(source.observed).toBe(false);
+    }),
+  );
+
+  it.live("an end whose turn failed (core only completes) fails it with the turn's tagged error, after the text", () =>
+    Effect.gen(function* () {
+      const source = new Subject<string>();
+      const closed = new ConnectionClosedError({ reason: "exit", exitCode: null, signal: "SIGKILL", stderrTail: [] });
+      const seen: string[] = [];
+      const reading = yield* Effect.forkChild(
+        Effect.exit(
+          Stream.runForEach(
+            pulledText(source, () => Promise.reject(closed), nothingMissed),
+            (piece) => Effect.sync(() => seen.push(piece)),
+          ),
+        ),
+      );
+      yield* subscribed(source);
+      source.next("cut short");
+      source.complete();
+      const exit = yield* Fiber.join(reading);
+      expect(seen).toEqual(["cut short"]);
+      expect(Exit.isFailure(exit) && exit.cause.toString()).toMatch(/ConnectionClosed/);
     }),
   );
 
   it.live("Stream.take ends the run and unsubscribes; the source runs on for a later run", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
-      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.take(pulledStream<string>(source), 1)));
+      const reading = yield* Effect.forkChild(Stream.runCollect(Stream.take(pulledText(source, ended, nothingMissed), 1)));
       yield* subscribed(source);
       source.next("a");
-      source.next("b");
+      yield* nextMacrotask();
       expect(yield* Fiber.join(reading)).toEqual(["a"]);
       expect(source.observed).toBe(false);
-      const later = yield* Effect.forkChild(Stream.runCollect(pulledStream<string>(source)));
+      // Nobody listens any more: later text goes nowhere and nothing throws.
+      source.next("late");
+      const later = yield* Effect.forkChild(Stream.runCollect(pulledText(source, ended, nothingMissed)));
       yield* subscribed(source);
       source.next("c");
       source.complete();
@@ -89,7 +118,7 @@ describe("pulledStream", () => {
   it.live("interrupting the reading fiber while it waits unsubscribes", () =>
     Effect.gen(function* () {
       const source = new Subject<string>();
-      const reading = yield* Effect.forkChild(Stream.runDrain(pulledStream<string>(source)));
+      const reading = yield* Effect.forkChild(Stream.runDrain(pulledText(source, ended, nothingMissed)));
       yield* subscribed(source);
       yield* microtasks(3);
       yield* Fiber.interrupt(reading);
