@@ -139,7 +139,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   /** With `outputSchema`: the validated output; rejects with OutputValidationError when there is none (or as `completed` does). */
   readonly output: Promise<O>;
 
-  // The three streams share one subscriber count: when the last subscriber leaves early, interrupt.
+  // The three streams are hot; their subscribers leaving never interrupts the turn (see the class comment).
   private readonly eventSubject = new Multicast<ServerNotification>();
   private readonly itemSubject = new Multicast<TurnItemUpdate>();
   private readonly textSubject = new Multicast<string>();
@@ -162,6 +162,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
   private done = false;
+  /** The server sent an event of this turn: it has begun it (and takes an interrupt). */
+  private shown = false;
   private cancelWatchdog: CancelTimer | undefined;
   private cancelTurnTimeout: CancelTimer | undefined;
   private watchdogDelayMs: number;
@@ -223,6 +225,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.releaseQueue = ticket.release;
     const params = { ...(options.params as object), ...(this.outputSchema && { outputSchema: this.outputSchema.jsonSchema }), threadId, input };
     const ready = ticket.ready;
+    // Aborted already: nothing is sent (the same error as a turn cancelled while queued).
+    if (options.signal?.aborted) this.fail(new RequestAbortedError("turn/start", undefined, "the signal was aborted before the turn started"));
     this.started =
       ready === undefined
         ? this.begin(params)
@@ -232,11 +236,11 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
             ready.then(() => this.begin(params)).then(resolve, reject);
           });
     this.started.catch(() => undefined);
-    if (turnTimeoutMs !== undefined) {
+    if (turnTimeoutMs !== undefined && !this.done) {
       this.cancelTurnTimeout = startTimer(turnTimeoutMs, () => {
         const turnId = this.turnId;
         // A turn not yet started is interrupted once the server says its id: nobody owns it otherwise.
-        const interrupt = (id: string) => this.host.request("turn/interrupt", { threadId, turnId: id }).catch(() => undefined);
+        const interrupt = (id: string) => this.requestInterrupt(id).catch(() => undefined);
         // The server still runs the turn until it has taken the interrupt: the thread's next turn
         // waits for that answer (a turn/start sent before would be folded into this turn).
         let releaseHold!: () => void;
@@ -252,8 +256,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     const signal = options.signal;
     if (signal) {
       const onAbort = () => this.interruptForCaller();
-      if (signal.aborted) onAbort();
-      else signal.addEventListener("abort", onAbort, { once: true });
+      if (!signal.aborted) signal.addEventListener("abort", onAbort, { once: true });
       void this.completed.then(
         () => signal.removeEventListener("abort", onAbort),
         () => signal.removeEventListener("abort", onAbort),
@@ -318,7 +321,13 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     }
     const turnId = await this.started;
     if (this.done) return;
-    await this.host.request("turn/interrupt", { threadId: this.threadId, turnId });
+    await this.requestInterrupt(turnId);
+  }
+
+  /** `turn/interrupt`, sent again if codex refused it before it began the turn: turn-interrupt, loaded now (a rare path). */
+  private async requestInterrupt(turnId: string): Promise<void> {
+    const { interruptTurn } = await import("./turn-interrupt.js");
+    await interruptTurn(this.host, this.threadId, turnId, this.shown);
   }
 
   /**
@@ -384,6 +393,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
       return;
     }
     if (turnId !== this.turnId) return;
+    this.shown = true;
     if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
     const phase = this.fold.apply(notification);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).

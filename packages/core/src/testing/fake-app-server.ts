@@ -61,7 +61,7 @@ export class FakeAppServer {
   private readonly turnScripts: FakeTurnScript[];
   private readonly serverRequests = new Map<number, (reply: FakeReply) => void>();
   private readonly threads = new Map<string, { turns: Turn[] }>();
-  private readonly heldTurns = new Map<string, { threadId: string; turn: Turn; streaming: boolean; interrupted?: boolean }>();
+  private readonly heldTurns = new Map<string, { threadId: string; turn: Turn; streaming: boolean }>();
   private nextServerRequestId = 1000;
   private nextThread = 1;
   private nextTurn = 1;
@@ -176,11 +176,12 @@ export class FakeAppServer {
       }
       case "turn/interrupt": {
         const held = this.heldTurns.get(p.turnId ?? "");
+        // As codex (0.160.0–0.169.0): a turn it has answered `turn/start` for but not begun yet
+        // (no `turn/started`) is not active, and the interrupt is refused; the turn then runs on.
+        if (held && !held.streaming) return { error: { code: -32600, message: "no active turn to interrupt" } };
         if (held) {
           this.heldTurns.delete(p.turnId as string);
-          // A turn interrupted before it started streaming ends when its stream would have begun.
-          if (held.streaming) this.endTurn(held.threadId, { ...held.turn, status: "interrupted" }, {});
-          else held.interrupted = true;
+          this.endTurn(held.threadId, { ...held.turn, status: "interrupted" }, {});
         }
         return { result: {} };
       }
@@ -195,14 +196,10 @@ export class FakeAppServer {
     const deltas = script.deltas ?? ["Hello", " from", " the fake"];
     const itemId = `${turn.id}-message`;
     const text = deltas.join("");
-    const held = script.hold ? { threadId, turn, streaming: false, interrupted: false } : undefined;
+    const held = script.hold ? { threadId, turn, streaming: false } : undefined;
     if (held) this.heldTurns.set(turn.id, held);
     setTimeout(() => {
       this.notify("turn/started", { threadId, turn });
-      if (held?.interrupted) {
-        this.endTurn(threadId, { ...turn, status: "interrupted" }, {});
-        return;
-      }
       this.notify("thread/status/changed", { threadId, status: { type: "active", activeFlags: [] } });
       const started: ThreadItem = { type: "agentMessage", id: itemId, text: "", phase: null, memoryCitation: null } as ThreadItem;
       this.notify("item/started", { threadId, turnId: turn.id, item: started, startedAtMs: Date.now() });

@@ -17,6 +17,7 @@ vi.mock("../../dist/client/fs-files.js", () => failing());
 vi.mock("../../dist/session/rollback.js", () => failing());
 vi.mock("../../dist/session/compaction.js", () => failing());
 vi.mock("../../dist/session/turn-read-back.js", () => failing());
+vi.mock("../../dist/session/turn-interrupt.js", () => failing());
 vi.mock("../../dist/session/structured-output-parse.js", () => failing());
 vi.mock("../../dist/session/command-run.js", () => failing());
 vi.mock("../../dist/util/base64.js", () => failing());
@@ -38,6 +39,9 @@ it("connects, starts a thread and streams a turn's text without loading any of t
   await expect(client.fs.readFile("/etc/hostname")).rejects.toThrow(/error when mocking a module/);
   await expect(thread.rollback()).rejects.toThrow(/error when mocking a module/);
   await expect(client.threads()[Symbol.asyncIterator]().next()).rejects.toThrow(/error when mocking a module/);
+  const running = thread.run("again");
+  await running.started;
+  await expect(running.interrupt()).rejects.toThrow(/error when mocking a module/);
   await client.close();
 });
 

@@ -116,7 +116,8 @@ describe("turns on one thread (fake server)", () => {
     }
     await first.interrupt();
     expect(await last.completed).toMatchObject({ status: "completed", finalText: "last" });
-    expect(sentMethods(server.received)).toEqual(["turn/start one", "turn/interrupt", "turn/start four"]);
+    // (An interrupt the fake refused because it came before the turn's turn/started, as codex does, is sent again.)
+    expect(sentMethods(server.received).filter((method, i, all) => method !== all[i - 1])).toEqual(["turn/start one", "turn/interrupt", "turn/start four"]);
     await client.close();
   });
 

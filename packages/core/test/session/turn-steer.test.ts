@@ -96,6 +96,7 @@ it("steer() then interrupt() called right after it: turn/steer goes out first, a
   await turn.interrupt();
   await steered;
   const order = server.received.map((m) => (m as { method?: string }).method).filter((m) => m === "turn/steer" || m === "turn/interrupt");
-  expect(order).toEqual(["turn/steer", "turn/interrupt"]);
+  // An interrupt the fake refused (it came before the turn's turn/started, as with codex) is sent again after it.
+  expect(order.filter((method, i) => method !== order[i - 1])).toEqual(["turn/steer", "turn/interrupt"]);
   await client.close();
 });
