@@ -6,7 +6,7 @@ import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerReq
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { ServerRequestAnswerers } from "./server-request-answers.js";
-import { fallbackAnswer } from "./server-request-fallback.js";
+import { ANSWERS_LOAD_BOUND_MS, fallbackAnswer } from "./server-request-fallback.js";
 import type { ListenToThread } from "./tool-call.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
@@ -105,11 +105,12 @@ export class ServerRequestDispatcher {
   /**
    * Approvals, elicitations, user input, token refresh and unknown methods: answered by
    * server-request-answers, loaded (`import()`) when the first of them arrives. Should it fail to
-   * load, the request is still answered: declined where a decline exists, else -32601.
+   * load, or not load within ANSWERS_LOAD_BOUND_MS, the request is still answered: declined where a
+   * decline exists, else -32601.
    */
   private byDefault(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
     this.defaults ??= import("./server-request-answers.js");
-    return this.defaults.then(
+    return this.host.connection.load(request.method, this.defaults, { timeoutMs: ANSWERS_LOAD_BOUND_MS, signal: context.signal }).then(
       (module) => module.answerByDefault(this.host.connection, this.approvals, this.answerers, request, context),
       (error: unknown) => {
         this.defaults = undefined; // the next request tries to load it again
