@@ -3,6 +3,7 @@ import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
 import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, ValidationFailedError } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import { loadWithin } from "../rpc/load-within.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { ServerRequestAnswerers } from "./server-request-answers.js";
@@ -110,7 +111,8 @@ export class ServerRequestDispatcher {
    */
   private byDefault(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
     this.defaults ??= import("./server-request-answers.js");
-    return this.host.connection.load(request.method, this.defaults, { timeoutMs: ANSWERS_LOAD_BOUND_MS, signal: context.signal }).then(
+    // The request's signal fires when the server withdraws it or the connection closes.
+    return loadWithin(this.defaults, request.method, ANSWERS_LOAD_BOUND_MS, context.signal).then(
       (module) => module.answerByDefault(this.host.connection, this.approvals, this.answerers, request, context),
       (error: unknown) => {
         this.defaults = undefined; // the next request tries to load it again

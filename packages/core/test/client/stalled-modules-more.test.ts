@@ -47,7 +47,7 @@ it("a login whose module stalls: its signal aborts it (RequestAbortedError)", as
 
 it("connect with `reconnect`, its loop stalling: fails after `requestTimeoutMs` as `initialize` would, nothing opened", async () => {
   const server = new FakeAppServer();
-  const opened = vi.fn(() => server.transport);
+  const opened = vi.fn(async () => server.transport);
   await expect(CodexClient.connect(opened, { reconnect: true, requestTimeoutMs: 20 })).rejects.toMatchObject({
     code: "REQUEST_TIMEOUT",
     method: "initialize",

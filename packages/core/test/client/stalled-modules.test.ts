@@ -107,7 +107,7 @@ it("a request answered -32001 whose retries stall fails at its deadline, not aft
 
 it("connect with `reconnect`, its loop stalling: the signal aborts it, nothing is opened", async () => {
   const server = new FakeAppServer();
-  const opened = vi.fn(() => server.transport);
+  const opened = vi.fn(async () => server.transport);
   const controller = new AbortController();
   const connecting = CodexClient.connect(opened, { reconnect: true, signal: controller.signal });
   controller.abort();
