@@ -37,7 +37,8 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     try {
       await this.#host.request("account/login/start", { type: "apiKey", apiKey });
     } catch (error) {
-      throw (await import("./account-login.js")).withoutSecret(error, apiKey);
+      // A load stopped by the deadline or the close throws its own error, which holds no key.
+      throw (await this.#host.load("account/login/start", import("./account-login.js"))).withoutSecret(error, apiKey);
     }
   }
 
@@ -81,7 +82,7 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** `account/login/start` for a login that completes later (see account-login). */
   async #startLogin(params: object, options: LoginOptions): Promise<{ result: Record<string, unknown>; pending: PendingLogin<T> }> {
-    const { startLogin } = await import("./account-login.js");
+    const { startLogin } = await this.#host.load("account/login/start", import("./account-login.js"), options);
     return startLogin<T>(this.#host, params, options, (loginId) => this.cancelLogin(loginId));
   }
 }

@@ -9,6 +9,8 @@ import type { RequestOptions } from "../rpc/json-rpc-connection.js";
  */
 export interface ApiHost {
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Waits for a module call `method` loads on demand as the call's request would wait for its reply (JsonRpcConnection.load). */
+  load<M>(method: string, load: Promise<M>, options?: RequestOptions): Promise<M>;
   notifications(method: string): Observable<unknown>;
   /** Resolves when the client is closed for good (notification streams then complete). */
   readonly closed: Promise<TransportCloseInfo>;

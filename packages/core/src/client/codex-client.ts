@@ -288,6 +288,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     });
     this.#sessionHost = {
       request: (method, params, options) => this.#requestNow(method, params, options),
+      load: (method, load, options) => this.#connection.load(method, load, options),
       forkThread: (params) => this.#forkThread(params),
       listenToThread: (threadId, listener) => this.#router.listenToThread(threadId, listener),
       report: (diagnostic) => this.#connection.report(diagnostic),
@@ -310,6 +311,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.#apiHost = {
       request: (method, params, requestOptions) => this.#requestNow(method, params, requestOptions),
+      load: this.#sessionHost.load,
       notifications: (method) => this.#router.notifications(method),
       closed: this.closed,
       state$: this.state$,
@@ -347,7 +349,9 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options, optional);
     try {
       if (options.validate) {
-        client.#validators = (options.validate === true ? await client.#protocol.loadValidators() : options.validate) as ValidatorTables;
+        client.#validators = (
+          options.validate === true ? await client.#connection.load("initialize", client.#protocol.loadValidators(), options) : options.validate
+        ) as ValidatorTables;
       }
       await client.#handshake(options.signal);
     } catch (error) {
@@ -556,7 +560,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * size), each thread once: codex 0.169.0 can list a reverted thread twice (once per rollout file).
    */
   threads(params: ThreadListParamsOf<T> = {} as ThreadListParamsOf<T>, options?: ListOptions): AsyncIterable<PageEntryIn<T["clientRequests"], "thread/list">> {
-    return paginate("thread/list", params as object, (method, page, request) => this.#requestNow(method, page, request), {
+    return paginate("thread/list", params as object, this.#apiHost, {
       ...options,
       distinctBy: (thread) => (thread as { id?: unknown } | null)?.id,
     });

@@ -44,6 +44,7 @@ export function startCommand<T extends ProtocolTypesShape>(
       return reply;
     },
     request: (method, requestParams) => host.request(method, requestParams),
+    load: (method, load) => host.load(method, load, { signal }),
   });
   return running;
 }

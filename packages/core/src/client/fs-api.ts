@@ -24,7 +24,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** A file's bytes (`fs/readFile`). */
   async readFile(path: string): Promise<Uint8Array> {
-    return (await import("./fs-files.js")).readFile(this.#host, path);
+    return (await this.#host.load("fs/readFile", import("./fs-files.js"))).readFile(this.#host, path);
   }
 
   /** A file's contents as UTF-8 text. */
@@ -34,7 +34,7 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Writes a file, replacing it (`fs/writeFile`); text is written as UTF-8. */
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
-    await (await import("./fs-files.js")).writeFile(this.#host, path, data);
+    await (await this.#host.load("fs/writeFile", import("./fs-files.js"))).writeFile(this.#host, path, data);
   }
 
   /** Creates a directory, its parents too unless `recursive: false` (`fs/createDirectory`). */

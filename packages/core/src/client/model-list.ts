@@ -18,5 +18,5 @@ export function listModels<T extends ProtocolTypesShape>(
   params: ModelListOptions<T> = {} as ModelListOptions<T>,
   options?: ListOptions,
 ): AsyncIterable<ModelOf<T>> {
-  return paginate<ModelOf<T>>("model/list", params as object, (method, page, request) => host.request(method, page, request), options);
+  return paginate<ModelOf<T>>("model/list", params as object, host, options);
 }

@@ -3,10 +3,11 @@ import type { DynamicToolSpec } from "@codex-rpc/protocol/experimental";
 import { CodexRpcError, JSON_RPC_INTERNAL_ERROR, ValidationFailedError } from "../errors/errors.js";
 import type { JsonRpcRequest } from "../framing/json-rpc-message.js";
 import { isReplyError, JsonRpcReplyError, type JsonRpcConnection, type ServerRequestContext } from "../rpc/json-rpc-connection.js";
+import { loadWithin } from "../rpc/load-within.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import type { ApprovalPolicy } from "./approval-policy.js";
 import type { ServerRequestAnswerers } from "./server-request-answers.js";
-import { fallbackAnswer } from "./server-request-fallback.js";
+import { ANSWERS_LOAD_BOUND_MS, fallbackAnswer } from "./server-request-fallback.js";
 import type { ListenToThread } from "./tool-call.js";
 import type { ToolRuntime } from "./tool-runtime.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
@@ -105,11 +106,13 @@ export class ServerRequestDispatcher {
   /**
    * Approvals, elicitations, user input, token refresh and unknown methods: answered by
    * server-request-answers, loaded (`import()`) when the first of them arrives. Should it fail to
-   * load, the request is still answered: declined where a decline exists, else -32601.
+   * load, or not load within ANSWERS_LOAD_BOUND_MS, the request is still answered: declined where a
+   * decline exists, else -32601.
    */
   private byDefault(request: JsonRpcRequest, context: ServerRequestContext): Promise<unknown> {
     this.defaults ??= import("./server-request-answers.js");
-    return this.defaults.then(
+    // The request's signal fires when the server withdraws it or the connection closes.
+    return loadWithin(this.defaults, request.method, ANSWERS_LOAD_BOUND_MS, context.signal).then(
       (module) => module.answerByDefault(this.host.connection, this.approvals, this.answerers, request, context),
       (error: unknown) => {
         this.defaults = undefined; // the next request tries to load it again

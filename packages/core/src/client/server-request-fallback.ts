@@ -1,6 +1,13 @@
 import { JSON_RPC_METHOD_NOT_FOUND } from "../errors/errors.js";
 import { JsonRpcReplyError } from "../rpc/json-rpc-connection.js";
 
+/**
+ * How long a server request waits for the client's default answers to load before it is answered
+ * as if they had failed to: codex waits for every answer (a turn asking for an approval waits with
+ * it), and a chunk that normally arrives in well under a second may never arrive at all.
+ */
+export const ANSWERS_LOAD_BOUND_MS = 10_000;
+
 /** The safe answer of each request the client answers by default: decline, no answer. */
 const DECLINED: Readonly<Record<string, unknown>> = {
   "item/commandExecution/requestApproval": { decision: "decline" },

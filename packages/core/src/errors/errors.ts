@@ -111,10 +111,11 @@ export class RequestTimeoutError extends CodexRpcError {
   override name = "RequestTimeoutError";
   constructor(
     readonly method: string,
-    readonly requestId: string | number,
+    /** Undefined when the call timed out before its request went out (a module it loads on demand never arrived). */
+    readonly requestId: string | number | undefined,
     readonly timeoutMs: number,
   ) {
-    super("REQUEST_TIMEOUT", `${method} (id ${requestId}) got no reply within ${timeoutMs} ms`);
+    super("REQUEST_TIMEOUT", `${method}${requestId === undefined ? "" : ` (id ${requestId})`} got no reply within ${timeoutMs} ms`);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Subject, type Observable, type Unsubscribable } from "rxjs";
 import {
+  CodexRpcError,
   ConnectionClosedError,
   JSON_RPC_INTERNAL_ERROR,
   JSON_RPC_METHOD_NOT_FOUND,
@@ -15,9 +16,13 @@ import type { JsonRpcErrorObject, JsonRpcMessage, JsonRpcNotification, JsonRpcRe
 import { Multicast } from "../util/multicast.js";
 import { checkJson, describeThrown, excerptOf } from "../util/describe-value.js";
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
+import { loadWithin } from "./load-within.js";
 import { resolveOverloadRetry, type OverloadRetryOptions } from "./overload-retry.js";
 import type { Transport, TransportDiagnostic } from "../transport/transport.js";
 import { listenDirectly } from "../transport/message-inbox.js";
+
+/** The reply timeout of a connection whose options set none. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
 export interface RequestOptions {
   /**
@@ -119,7 +124,7 @@ export class JsonRpcConnection {
   private readonly diagnosticSubject = new Subject<ConnectionDiagnostic>();
   private readonly pending = new Map<JsonRpcId, PendingRequest>();
   private readonly serverRequests = new Map<string, AbortController>();
-  /** Requests waiting out an overload backoff: stopped when the connection closes. */
+  /** Requests waiting out an overload backoff or a module loaded on demand: stopped when the connection closes. */
   private readonly backoffs = new Set<(error: unknown) => void>();
   private readonly requestTimeoutMs: number;
   private readonly retry: OverloadRetryOptions;
@@ -131,7 +136,7 @@ export class JsonRpcConnection {
     private readonly transport: Transport,
     private readonly options: JsonRpcConnectionOptions = {},
   ) {
-    this.requestTimeoutMs = options.requestTimeoutMs ?? 120_000;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     checkTimeout(this.requestTimeoutMs, "requestTimeoutMs");
     this.retry = resolveOverloadRetry(options.overloadRetry);
     this.notifications$ = this.notificationSubject.observable;
@@ -170,13 +175,14 @@ export class JsonRpcConnection {
       return await this.sendOnce(method, params, deadline - Date.now(), timeoutMs, options.signal);
     } catch (error) {
       if (!(error instanceof ServerError) || error.rpcCode !== JSON_RPC_OVERLOADED) throw error;
-      // The retries are in overload-backoff, loaded now; should it fail to load, this is the only attempt.
-      let retries: typeof import("./overload-backoff.js");
-      try {
-        retries = await import("./overload-backoff.js");
-      } catch {
-        throw new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, 1);
-      }
+      // The retries are in overload-backoff, loaded now, within what is left of the request's time;
+      // should it fail to load, this is the only attempt.
+      // Stopped by its deadline, signal or the close, it fails as the request would have.
+      const retries = await this.load(method, import("./overload-backoff.js"), { timeoutMs, signal: options.signal }, deadline - Date.now()).catch(
+        (failed: unknown) => {
+          throw failed instanceof CodexRpcError ? failed : new ServerOverloadedError(method, error.requestId, error.rpcMessage, error.data, 1);
+        },
+      );
       return retries.retryOverloaded(error, {
         method,
         deadline,
@@ -187,6 +193,16 @@ export class JsonRpcConnection {
         closeInfo: () => this.closeInfo,
       });
     }
+  }
+
+  /**
+   * Waits for a module that call `method` loads on demand (`import()`) as the call would wait for
+   * its reply (see loadWithin): within its timeout (`remainingMs` of it left), until its signal
+   * aborts, or until the connection closes (ConnectionClosedError).
+   */
+  load<M>(method: string, load: Promise<M>, options: RequestOptions = {}, remainingMs?: number): Promise<M> {
+    if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo, { method }));
+    return loadWithin(load, method, options.timeoutMs ?? this.requestTimeoutMs, options.signal, this.backoffs, remainingMs);
   }
 
   /** Sends a notification (no reply). Resolves when it has been handed to the transport. */

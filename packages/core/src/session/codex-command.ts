@@ -39,9 +39,10 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     this.output$ = inbox.messages$;
     // The running (output decoded from base64, the exit) is in command-run, loaded on demand before
     // `command/exec` goes out (runCommand sends it at once); a failed load fails `result` and `exit`
-    // with its error.
+    // with its error. One that stalls fails them as `command/exec` would fail (its timeout, the
+    // signal of `exec`, the client's close), and `command/exec` then never goes out.
     let running!: Promise<{ result: unknown; exit: CommandExit }>;
-    const sent = import("./command-run.js").then(
+    const sent = host.load("command/exec", import("./command-run.js")).then(
       (module) => {
         running = module.runCommand(host, inbox);
       },
@@ -62,7 +63,7 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
 
   /** Writes to the command's stdin (`command/exec/write`); needs `streamStdin: true` (or `tty: true`). */
   write(data: string | Uint8Array): Promise<void> {
-    return this.#send("command/exec/write", async () => ({ processId: this.processId, deltaBase64: await base64Of(data) }));
+    return this.#send("command/exec/write", async () => ({ processId: this.processId, deltaBase64: await this.#base64Of(data) }));
   }
 
   /** Closes the command's stdin, after writing `data` if given. */
@@ -70,7 +71,7 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     return this.#send("command/exec/write", async () => ({
       processId: this.processId,
       closeStdin: true,
-      ...(data === undefined ? {} : { deltaBase64: await base64Of(data) }),
+      ...(data === undefined ? {} : { deltaBase64: await this.#base64Of(data) }),
     }));
   }
 
@@ -94,14 +95,14 @@ export class CodexCommand<T extends ProtocolTypesShape = DefaultProtocolTypes> i
     return sent.then(() => answered).then(() => undefined);
   }
 
+  /** Text (as UTF-8) or bytes as base64, the encoder loaded on demand (within `command/exec/write`'s timeout). */
+  async #base64Of(data: string | Uint8Array): Promise<string> {
+    const { encodeBase64 } = await this.#host.load("command/exec/write", import("../util/base64.js"));
+    return encodeBase64(typeof data === "string" ? new TextEncoder().encode(data) : data);
+  }
+
   /** `for await (const chunk of command)`: the output until the command ends; `break` stops reading, not the command. */
   [Symbol.asyncIterator](): AsyncIterator<CommandOutputChunk> {
     return toAsyncIterable(this.output$)[Symbol.asyncIterator]();
   }
-}
-
-/** Text (as UTF-8) or bytes as base64, the encoder loaded on demand. */
-async function base64Of(data: string | Uint8Array): Promise<string> {
-  const { encodeBase64 } = await import("../util/base64.js");
-  return encodeBase64(typeof data === "string" ? new TextEncoder().encode(data) : data);
 }

@@ -50,13 +50,13 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Drops the last `turns` turns (default 1): `revert` to the `turns`-th newest. */
   async rollback(turns = 1): Promise<ResultIn<Requests<T>, "thread/revert">> {
-    return this.revert(await (await import("./rollback.js")).turnToRevert(this.host, this.id, turns));
+    return this.revert(await (await this.host.load("thread/revert", import("./rollback.js"))).turnToRevert(this.host, this.id, turns));
   }
 
   /** Compacts the thread's context (`thread/compact/start`): codex runs it as a turn, returned at once. */
   compact(options?: Omit<TurnOptions<T>, "params" | "outputSchema">): CodexTurn<T> {
     return new CodexTurn<T>(
-      hostStartingTurnWith(this.host, async (host) => (await import("./compaction.js")).startCompaction(this.id)(host)),
+      hostStartingTurnWith(this.host, async (host) => (await host.load("thread/compact/start", import("./compaction.js"))).startCompaction(this.id)(host)),
       this.id,
       [],
       options,
@@ -88,7 +88,7 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     params: ThreadParams<T, "thread/turns/list"> = {} as ThreadParams<T, "thread/turns/list">,
     options?: ListOptions,
   ): AsyncIterable<PageEntryIn<Requests<T>, "thread/turns/list">> {
-    return paginate("thread/turns/list", { ...params, threadId: this.id }, (method, params, options) => this.host.request(method, params, options), options);
+    return paginate("thread/turns/list", { ...params, threadId: this.id }, this.host, options);
   }
 
   /** The thread's items with their turn ids, a page at a time (`thread/items/list`; oldest first by default). */
@@ -96,6 +96,6 @@ export class CodexThread<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     params: ThreadParams<T, "thread/items/list"> = {} as ThreadParams<T, "thread/items/list">,
     options?: ListOptions,
   ): AsyncIterable<PageEntryIn<Requests<T>, "thread/items/list">> {
-    return paginate("thread/items/list", { ...params, threadId: this.id }, (method, params, options) => this.host.request(method, params, options), options);
+    return paginate("thread/items/list", { ...params, threadId: this.id }, this.host, options);
   }
 }

@@ -443,7 +443,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private async readEndedTurn(turnId: string, onProblem: (problem: string) => void = () => {}): Promise<ProtocolTurn | undefined> {
     let readBack: typeof import("./turn-read-back.js");
     try {
-      readBack = await import("./turn-read-back.js");
+      // Within a request's timeout, as the read's own request: a stalled load is reported and tried again later.
+      readBack = await this.host.load("thread/read", import("./turn-read-back.js"));
     } catch (error) {
       onProblem(`could not load the read-back of an ended turn: ${describeThrown(error)}`);
       return undefined;
@@ -501,8 +502,11 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     else {
       const parsed = { ...completed, hasFinalMessage: finalMessage !== undefined };
       const schema = this.outputSchema;
-      // Parsed by structured-output-parse, loaded now; a failed load rejects `completed`.
-      void import("./structured-output-parse.js")
+      // Parsed by structured-output-parse, loaded now; a failed load rejects `completed`, and so does
+      // one that stalls, after a request's timeout (or at once when the client closes): the turn has
+      // ended, so its own timeout and listener are gone.
+      void this.host
+        .load("turn/completed", import("./structured-output-parse.js"))
         .then((module) => module.parseStructuredOutput(schema, parsed))
         .then((outcome) => this.resolveCompleted({ ...completed, ...outcome } as unknown as CompletedTurn<T, O>), this.rejectCompleted);
     }

@@ -32,6 +32,8 @@ export interface CommandHost {
   /** Sends `command/exec`; resolves with its reply, which codex sends after the last output chunk. */
   start(): Promise<unknown>;
   request(method: string, params: unknown): Promise<unknown>;
+  /** Waits for a module loaded on demand as request `method` would wait (SessionHost.load, with the signal of `exec`). */
+  load<M>(method: string, load: Promise<M>): Promise<M>;
 }
 
 /**

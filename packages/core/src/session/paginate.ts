@@ -1,12 +1,21 @@
-import type { PaginateOptions, Requester } from "./page-walk.js";
+import type { PaginateOptions } from "./page-walk.js";
+import type { SessionHost } from "./session-host.js";
 
 export type { ListOptions } from "./page-walk.js";
 
-/** The entries of a cursor-paginated method, as `walkPages` (page-walk.ts) fetches them; it loads when the loop first asks for an entry. */
-export function paginate<Entry>(method: string, params: object, request: Requester, options: PaginateOptions = {}): AsyncIterable<Entry> {
+/**
+ * The entries of a cursor-paginated method, as `walkPages` (page-walk.ts) fetches them; it loads
+ * when the loop first asks for an entry, within the first page request's timeout and signal.
+ */
+export function paginate<Entry>(
+  method: string,
+  params: object,
+  host: Pick<SessionHost, "request" | "load">,
+  options: PaginateOptions = {},
+): AsyncIterable<Entry> {
   return {
     async *[Symbol.asyncIterator]() {
-      yield* (await import("./page-walk.js")).walkPages<Entry>(method, params, request, options);
+      yield* (await host.load(method, import("./page-walk.js"), options)).walkPages<Entry>(method, params, host.request, options);
     },
   };
 }

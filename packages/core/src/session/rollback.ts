@@ -16,11 +16,7 @@ interface ListedTurn {
  */
 export async function turnToRevert(host: SessionHost, threadId: string, count: number): Promise<string> {
   if (!Number.isInteger(count) || count < 1) throw new RangeError(`rollback: the number of turns must be an integer ≥ 1, got ${String(count)}`);
-  const newestFirst = paginate<ListedTurn>(
-    "thread/turns/list",
-    { threadId, limit: count + 1, sortDirection: "desc", itemsView: "notLoaded" },
-    (method, params) => host.request(method, params),
-  );
+  const newestFirst = paginate<ListedTurn>("thread/turns/list", { threadId, limit: count + 1, sortDirection: "desc", itemsView: "notLoaded" }, host);
   let groups = 0;
   let root: string | undefined;
   let earliest: string | undefined;

@@ -16,6 +16,8 @@ export interface ThreadListener {
 export interface SessionHost {
   /** Sends a request as the caller's own would go (it fails at once while the client reconnects). */
   request(method: string, params: unknown, options?: RequestOptions): Promise<unknown>;
+  /** Waits for a module call `method` loads on demand as the call's request would wait for its reply (JsonRpcConnection.load). */
+  load<M>(method: string, load: Promise<M>, options?: RequestOptions): Promise<M>;
   /** `thread/fork` as `startThread` starts a thread (default approval policy, resumed on reconnect): the new thread's info. */
   forkThread(params: unknown): Promise<unknown>;
   /**

@@ -20,6 +20,7 @@ function scripted() {
       return new Promise((resolve, reject) => ((settle = resolve), (fail = reject)));
     },
     request: async (method, params) => void requests.push({ method, params }),
+    load: (_method, load) => load,
   });
   const delta = (stream: string, bytes: Uint8Array | string, capReached = false) =>
     output.next({ processId: "p1", stream, deltaBase64: Buffer.from(bytes).toString("base64"), capReached });

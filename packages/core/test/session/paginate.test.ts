@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { RequestAbortedError } from "@codex-rpc/core";
 import { paginate } from "../../src/session/paginate.js";
 
-/** A requester serving `pages` (cursor → page), recording every call. */
+/** A host serving `pages` (cursor → page), recording every call; its modules load at once. */
 function serve(pages: Record<string, unknown>) {
   const calls: { method: string; params: { cursor?: unknown; limit?: unknown }; signal?: AbortSignal }[] = [];
   const request = async (method: string, params: unknown, options?: { signal?: AbortSignal }) => {
@@ -10,7 +10,7 @@ function serve(pages: Record<string, unknown>) {
     if (options?.signal?.aborted) throw new RequestAbortedError(method, undefined, options.signal.reason);
     return pages[String((params as { cursor?: unknown }).cursor ?? "")];
   };
-  return { calls, request };
+  return { calls, host: { request, load: <M>(_method: string, load: Promise<M>) => load } };
 }
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
@@ -27,8 +27,8 @@ describe("paginate", () => {
   };
 
   it("yields every entry, following nextCursor until it is null, with the caller's params on every page", async () => {
-    const { calls, request } = serve(pages);
-    expect(await collect(paginate<number>("x/list", { limit: 2, threadId: "t" }, request))).toEqual([1, 2, 3, 4, 5]);
+    const { calls, host } = serve(pages);
+    expect(await collect(paginate<number>("x/list", { limit: 2, threadId: "t" }, host))).toEqual([1, 2, 3, 4, 5]);
     expect(calls.map((call) => call.params)).toEqual([
       { limit: 2, threadId: "t", cursor: undefined },
       { limit: 2, threadId: "t", cursor: "b" },
@@ -37,8 +37,8 @@ describe("paginate", () => {
   });
 
   it("is lazy: nothing is fetched before the loop asks, and a break fetches no further page", async () => {
-    const { calls, request } = serve(pages);
-    const listing = paginate<number>("x/list", {}, request);
+    const { calls, host } = serve(pages);
+    const listing = paginate<number>("x/list", {}, host);
     expect(calls).toHaveLength(0);
     for await (const entry of listing) {
       expect(entry).toBe(1);
@@ -50,16 +50,16 @@ describe("paginate", () => {
   });
 
   it("starts from the cursor given in params", async () => {
-    const { request } = serve(pages);
-    expect(await collect(paginate<number>("x/list", { cursor: "c" }, request))).toEqual([5]);
+    const { host } = serve(pages);
+    expect(await collect(paginate<number>("x/list", { cursor: "c" }, host))).toEqual([5]);
   });
 
   it("passes the signal to every page request: aborting stops the loop with RequestAbortedError", async () => {
-    const { calls, request } = serve(pages);
+    const { calls, host } = serve(pages);
     const controller = new AbortController();
     const seen: number[] = [];
     const loop = (async () => {
-      for await (const entry of paginate<number>("x/list", {}, request, { signal: controller.signal })) {
+      for await (const entry of paginate<number>("x/list", {}, host, { signal: controller.signal })) {
         seen.push(entry);
         controller.abort();
       }
@@ -70,16 +70,16 @@ describe("paginate", () => {
   });
 
   it("a reply without a data array, or a cursor the server returned before, is a ProtocolError (never an endless loop)", async () => {
-    await expect(collect(paginate("x/list", {}, serve({ "": { items: [] } }).request))).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
-    await expect(collect(paginate("x/list", {}, serve({ "": null }).request))).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
+    await expect(collect(paginate("x/list", {}, serve({ "": { items: [] } }).host))).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
+    await expect(collect(paginate("x/list", {}, serve({ "": null }).host))).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
     const looping = serve({ "": { data: [1], nextCursor: "a" }, a: { data: [2], nextCursor: "a" } });
-    await expect(collect(paginate("x/list", {}, looping.request))).rejects.toMatchObject({ code: "PROTOCOL_ERROR", method: "x/list" });
+    await expect(collect(paginate("x/list", {}, looping.host))).rejects.toMatchObject({ code: "PROTOCOL_ERROR", method: "x/list" });
     expect(looping.calls).toHaveLength(2);
   });
 
   it("with distinctBy, skips an entry whose key it yielded before, across pages", async () => {
-    const { request } = serve({ "": { data: [{ id: "a" }, { id: "b" }], nextCursor: "2" }, "2": { data: [{ id: "a" }, { id: "c" }], nextCursor: null } });
-    const listing = paginate<{ id: string }>("x/list", {}, request, { distinctBy: (entry) => (entry as { id: string }).id });
+    const { host } = serve({ "": { data: [{ id: "a" }, { id: "b" }], nextCursor: "2" }, "2": { data: [{ id: "a" }, { id: "c" }], nextCursor: null } });
+    const listing = paginate<{ id: string }>("x/list", {}, host, { distinctBy: (entry) => (entry as { id: string }).id });
     expect((await collect(listing)).map((entry) => entry.id)).toEqual(["a", "b", "c"]);
   });
 });

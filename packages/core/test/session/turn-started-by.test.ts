@@ -7,6 +7,7 @@ describe("hostStartingTurnWith", () => {
     const sent: unknown[] = [];
     const host: SessionHost = {
       request: async (method, params, options) => (sent.push({ method, params, options }), { from: "client" }),
+      load: (_method, load) => load,
       forkThread: async () => ({ id: "fork" }),
       listenToThread: () => () => undefined,
       report: () => undefined,
