@@ -326,7 +326,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
 
   /** `turn/interrupt`, sent again if codex refused it before it began the turn: turn-interrupt, loaded now (a rare path). */
   private async requestInterrupt(turnId: string): Promise<void> {
-    const { interruptTurn } = await import("./turn-interrupt.js");
+    const { interruptTurn } = await this.host.load("turn/interrupt", import("./turn-interrupt.js"));
     await interruptTurn(this.host, this.threadId, turnId, this.shown);
   }
 

@@ -11,6 +11,7 @@ vi.mock("../../dist/client/fs-files.js", () => stalled());
 vi.mock("../../dist/session/structured-output-parse.js", () => stalled());
 vi.mock("../../dist/session/command-run.js", () => stalled());
 vi.mock("../../dist/session/page-walk.js", () => stalled());
+vi.mock("../../dist/session/turn-interrupt.js", () => stalled());
 
 function stalled(): Promise<never> {
   return new Promise<never>(() => {});
@@ -54,4 +55,14 @@ it("connect with `reconnect`, its loop stalling: fails after `requestTimeoutMs` 
     timeoutMs: 20,
   });
   expect(opened).not.toHaveBeenCalled();
+});
+
+it("interrupt() whose module stalls: rejects after `requestTimeoutMs` (REQUEST_TIMEOUT, turn/interrupt); the turn runs on", async () => {
+  const { client } = await connect({ turns: [{ hold: true }] }, { requestTimeoutMs: 30 });
+  const thread = await client.startThread();
+  const turn = thread.run("hi");
+  await turn.started;
+  await expect(turn.interrupt()).rejects.toMatchObject({ code: "REQUEST_TIMEOUT", method: "turn/interrupt", timeoutMs: 30 });
+  await client.close();
+  await expect(turn.completed).rejects.toBeInstanceOf(ConnectionClosedError);
 });
