@@ -53,8 +53,9 @@ export interface BatchOutcome {
  */
 const TERMINAL_METHODS: ReadonlySet<string> = new Set(["turn/completed", "thread/closed", "thread/archived", "thread/deleted", "error"]);
 const MARKER = /^‹([dc]):(\d+)›/;
-/** How long a step waits for its reply before the next step, so that its diagnostics are counted as its own. */
-const ATTRIBUTION_WAIT_MS = 50;
+/** How long a step waits for its reply before the next step, so that its diagnostics are counted as its own. The wait ends when the reply comes; the bound only matters on a loaded machine, where the first
+ * default answer (its module loaded on demand) once took more than 50 ms and its diagnostic was counted against the turn's end. */
+const ATTRIBUTION_WAIT_MS = 2_000;
 
 interface SentCase {
   readonly step: Step;
