@@ -1,6 +1,6 @@
 import type { Observable } from "rxjs";
 import type { TransportCloseInfo } from "../errors/errors.js";
-import type { RequestOptions } from "../rpc/json-rpc-connection.js";
+import type { ConnectionDiagnostic, RequestOptions } from "../rpc/json-rpc-connection.js";
 
 /**
  * What the client's helper objects (`client.account`, `client.fs`, `client.exec`, `client.models`)
@@ -12,6 +12,8 @@ export interface ApiHost {
   /** Waits for a module call `method` loads on demand as the call's request would wait for its reply (JsonRpcConnection.load). */
   load<M>(method: string, load: Promise<M>, options?: RequestOptions): Promise<M>;
   notifications(method: string): Observable<unknown>;
+  /** Reports on the client's diagnostics (a message a helper could not use). */
+  report(diagnostic: ConnectionDiagnostic): void;
   /** Resolves when the client is closed for good (notification streams then complete). */
   readonly closed: Promise<TransportCloseInfo>;
   /**

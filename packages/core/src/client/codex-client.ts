@@ -313,6 +313,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       request: (method, params, requestOptions) => this.#requestNow(method, params, requestOptions),
       load: this.#sessionHost.load,
       notifications: (method) => this.#router.notifications(method),
+      report: this.#sessionHost.report,
       closed: this.closed,
       state$: this.state$,
     };

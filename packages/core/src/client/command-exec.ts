@@ -45,6 +45,7 @@ export function startCommand<T extends ProtocolTypesShape>(
     },
     request: (method, requestParams) => host.request(method, requestParams),
     load: (method, load) => host.load(method, load, { signal }),
+    report: (diagnostic) => host.report(diagnostic),
   });
   return running;
 }

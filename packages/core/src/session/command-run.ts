@@ -1,8 +1,11 @@
 // A command of `client.exec` at work: its output decoded from base64 as it streams, and its exit.
 // Loaded on demand (import()) by the first `client.exec`, before `command/exec` goes out.
 import type { Observable, Subscription } from "rxjs";
+import { ProtocolError } from "../errors/errors.js";
+import type { ConnectionDiagnostic } from "../rpc/json-rpc-connection.js";
 import type { MessageInbox } from "../transport/message-inbox.js";
 import { decodeBase64 } from "../util/base64.js";
+import { excerptOf } from "../util/describe-value.js";
 import { isRecord } from "../util/is-record.js";
 
 /** One chunk of a command's output, decoded. */
@@ -34,6 +37,8 @@ export interface CommandHost {
   request(method: string, params: unknown): Promise<unknown>;
   /** Waits for a module loaded on demand as request `method` would wait (SessionHost.load, with the signal of `exec`). */
   load<M>(method: string, load: Promise<M>): Promise<M>;
+  /** Reports on the client's diagnostics: an output message that cannot be decoded. */
+  report(diagnostic: ConnectionDiagnostic): void;
 }
 
 /**
@@ -46,7 +51,11 @@ export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandO
   const text = { stdout: [] as string[], stderr: [] as string[] };
   const subscription: Subscription = host.output.subscribe((delta) => {
     const chunk = decodeChunk(delta, decoders);
-    if (!chunk) return;
+    if (typeof chunk === "string") {
+      // Whatever arrives is delivered or reported: this output is lost, and the user should know.
+      host.report({ kind: "malformed-message", message: `command/exec/outputDelta: ${chunk}; the chunk is dropped`, excerpt: excerptOf(delta) });
+      return;
+    }
     text[chunk.stream].push(chunk.text);
     inbox.deliver(chunk);
   });
@@ -64,9 +73,10 @@ export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandO
   } finally {
     ended();
   }
-  const reply = result as { exitCode?: unknown; stdout?: unknown; stderr?: unknown };
+  if (!isRecord(result) || typeof result.exitCode !== "number") throw new ProtocolError("command/exec", "the result has no numeric `exitCode`");
+  const reply = result as { exitCode: number; stdout?: unknown; stderr?: unknown };
   const exit = {
-    exitCode: typeof reply.exitCode === "number" ? reply.exitCode : -1,
+    exitCode: reply.exitCode,
     // Streamed output is not repeated in the reply; what codex buffered anyway comes after it.
     stdout: text.stdout.join("") + (typeof reply.stdout === "string" ? reply.stdout : ""),
     stderr: text.stderr.join("") + (typeof reply.stderr === "string" ? reply.stderr : ""),
@@ -74,14 +84,15 @@ export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandO
   return { result, exit };
 }
 
-function decodeChunk(delta: unknown, decoders: Record<"stdout" | "stderr", TextDecoder>): CommandOutputChunk | undefined {
-  if (!isRecord(delta) || typeof delta.deltaBase64 !== "string") return undefined;
+/** The chunk, or why it cannot be one. */
+function decodeChunk(delta: unknown, decoders: Record<"stdout" | "stderr", TextDecoder>): CommandOutputChunk | string {
+  if (!isRecord(delta) || typeof delta.deltaBase64 !== "string") return "no `deltaBase64` string";
   const stream = delta.stream === "stderr" ? "stderr" : "stdout";
   let bytes: Uint8Array;
   try {
     bytes = decodeBase64(delta.deltaBase64);
   } catch {
-    return undefined;
+    return "`deltaBase64` is not base64";
   }
   return { stream, text: decoders[stream].decode(bytes, { stream: true }), bytes, capReached: delta.capReached === true };
 }

@@ -26,4 +26,35 @@ describe("client.exec (scripted server)", () => {
     expect(server.received.some((m) => "method" in m && m.method === "command/exec")).toBe(false);
     await client.close();
   });
+
+  it.each([null, "junk", { exitCode: "0" }])("a reply of the wrong shape (%j) rejects result and exit with ProtocolError", async (reply) => {
+    const { server, client } = await connect();
+    server.respond("command/exec", () => ({ result: reply }));
+    const command = client.exec(["true"]);
+    await expect(command.exit).rejects.toMatchObject({ code: "PROTOCOL_ERROR", method: "command/exec" });
+    await expect(command.result).rejects.toMatchObject({ code: "PROTOCOL_ERROR" });
+    await client.close();
+  });
+
+  it("output that cannot be decoded is reported, one malformed-message each; the rest is delivered", async () => {
+    const { server, client } = await connect();
+    const diagnostics: { kind: string; message: string }[] = [];
+    client.diagnostics$.subscribe((diagnostic) => diagnostics.push(diagnostic));
+    let command!: ReturnType<typeof client.exec>;
+    server.respond("command/exec", () => {
+      const processId = command.processId;
+      for (const deltaBase64 of [42, undefined, "@@not base64@@", Buffer.from("fine").toString("base64")])
+        server.notify("command/exec/outputDelta", { processId, stream: "stdout", deltaBase64, capReached: false });
+      return { result: { exitCode: 0, stdout: "", stderr: "" } };
+    });
+    command = client.exec(["echo"]);
+    expect((await command.exit).stdout).toBe("fine");
+    const malformed = diagnostics.filter((d) => d.kind === "malformed-message" && d.message.startsWith("command/exec/outputDelta"));
+    expect(malformed.map((d) => d.message)).toEqual([
+      "command/exec/outputDelta: no `deltaBase64` string; the chunk is dropped",
+      "command/exec/outputDelta: no `deltaBase64` string; the chunk is dropped",
+      "command/exec/outputDelta: `deltaBase64` is not base64; the chunk is dropped",
+    ]);
+    await client.close();
+  });
 });

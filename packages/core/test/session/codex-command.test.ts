@@ -21,6 +21,7 @@ function scripted() {
     },
     request: async (method, params) => void requests.push({ method, params }),
     load: (_method, load) => load,
+    report: () => {},
   });
   const delta = (stream: string, bytes: Uint8Array | string, capReached = false) =>
     output.next({ processId: "p1", stream, deltaBase64: Buffer.from(bytes).toString("base64"), capReached });
