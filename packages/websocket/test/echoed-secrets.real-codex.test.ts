@@ -1,15 +1,12 @@
 // What the real codex 0.169.0 (`--ws-auth capability-token`) echoes of a token that reaches a
 // thread (a prompt quoting it, a model repeating it), measured on the raw frames, and that none of
 // it reaches the client: the WebSocket transport takes the token out of every frame by value.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CodexClient, type ConnectionDiagnostic } from "@codex-rpc/core";
 import { MockResponsesProvider, createCodexHome, reply, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, type WebSocketConstructor } from "../src/index.js";
-import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
+import { startCodexWithToken, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
 
 const TOKEN = "cap-token-Qm4x9Lr2Vt7Kp1Zc8Wn3Hs6B";
 
@@ -26,7 +23,7 @@ function recordingWs(received: string[]): WebSocketConstructor {
 let provider: MockResponsesProvider;
 let home: CodexHome;
 let dir: string;
-let server: CodexWebSocketServer;
+let server: CodexWebSocketServer & { readonly dir: string };
 
 beforeAll(async () => {
   provider = await MockResponsesProvider.start({
@@ -37,21 +34,14 @@ beforeAll(async () => {
     ],
   });
   home = await createCodexHome({ provider });
-  dir = await mkdtemp(join(tmpdir(), "codex-rpc-echo-"));
-  const tokenFile = join(dir, "token");
-  await writeFile(tokenFile, TOKEN);
-  server = await startCodexWebSocketServer({
-    env: { PATH: process.env.PATH ?? "", ...home.env },
-    cwd: dir,
-    args: ["--ws-auth", "capability-token", "--ws-token-file", tokenFile],
-  });
+  server = await startCodexWithToken(TOKEN, home.env);
+  dir = server.dir;
 });
 
 afterAll(async () => {
   await server?.stop();
   await provider?.close();
   await home?.cleanup();
-  await rm(dir, { recursive: true, force: true });
 });
 
 it("codex echoes the token in the user's message and the model's answer; the client gets [REDACTED] in both", async () => {
