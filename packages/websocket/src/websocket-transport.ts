@@ -10,6 +10,7 @@ import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, reda
 import { ReplaySubject, type Observable } from "rxjs";
 import { redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import type { ConnectFailure } from "./connect-failure-probe.js";
+import type { SecretRedactor } from "./secret-redactor.js";
 import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import { constructSocket } from "./construct-socket.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
@@ -96,6 +97,8 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
     }
     headers = { Authorization: `Bearer ${options.token}` };
   }
+  // The server may echo a secret back: what takes them out of its frames is loaded now, before any can arrive.
+  const redactor = options.token === undefined && !protocols ? undefined : (await import("./secret-redactor.js")).secretRedactor(options.token, protocols);
   let socket: WebSocketLike;
   try {
     socket = constructSocket(Socket, options.url, {
@@ -110,7 +113,7 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
     const detail = redactProtocols(error instanceof Error ? error.message : "the runtime refused it", protocols);
     throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(detail)}`, url, undefined);
   }
-  const transport = new WebSocketTransport(socket, options);
+  const transport = new WebSocketTransport(socket, options, redactor);
   await transport.opened;
   return transport;
 }
@@ -127,6 +130,7 @@ export class WebSocketTransport implements Transport {
   readonly #options: WebSocketTransportOptions;
   readonly #resolved: ResolvedOptions;
   readonly #heartbeat: Heartbeat | undefined;
+  readonly #redactor: SecretRedactor | undefined;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -140,8 +144,10 @@ export class WebSocketTransport implements Transport {
   #socketGone: Promise<void> | undefined;
   #onOpenFailed: (detail: string | undefined, why?: "timeout" | "abort") => void = () => {};
 
-  constructor(socket: WebSocketLike, options: WebSocketTransportOptions) {
+  /** `redactor`: the secrets of `options` (see secret-redactor), taken out of every frame and the close reason. */
+  constructor(socket: WebSocketLike, options: WebSocketTransportOptions, redactor?: SecretRedactor) {
     this.#socket = socket;
+    this.#redactor = redactor;
     this.#options = options;
     this.#resolved = resolveOptions(options);
     const heartbeat = this.#resolved.heartbeat;
@@ -179,7 +185,7 @@ export class WebSocketTransport implements Transport {
       this.#finish({
         reason: this.#closing ? "closed" : "eof",
         closeCode: event.code,
-        ...(event.reason ? { closeReason: redactSecrets(String(event.reason)) } : {}),
+        ...(event.reason ? { closeReason: redactSecrets(redactor ? redactor.text(String(event.reason)) : String(event.reason)) } : {}),
       });
     });
   }
@@ -349,7 +355,8 @@ export class WebSocketTransport implements Transport {
     this.#diagnostics.next({ kind: "oversize-line", message, bytes });
   }
 
-  #parse(data: string): void {
+  #parse(frame: string): void {
+    const data = this.#redactor ? this.#redactor.frame(frame) : frame;
     let value: unknown;
     try {
       value = JSON.parse(data);

@@ -2,15 +2,13 @@
 // right token connects, a wrong or missing one gives a typed error, and the token never shows up
 // in anything the test captured.
 import { spawnSync } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import WebSocket from "ws";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CodexClient, type ConnectionDiagnostic } from "@codex-rpc/core";
 import { MockResponsesProvider, createCodexHome, type CodexHome } from "@codex-rpc/testing";
 import { openWebSocketTransport, WebSocketConnectError, type WebSocketConstructor } from "../src/index.js";
-import { startCodexWebSocketServer, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
+import { startCodexWithToken, type CodexWebSocketServer } from "./support/codex-websocket-server.js";
 import { runtimeBinary } from "@codex-rpc/test-support/runtimes.js";
 
 const TOKEN = "cap-token-7f3a9c1e5b2d4f6081a3c5e7";
@@ -19,7 +17,6 @@ const Ws = WebSocket as unknown as WebSocketConstructor;
 
 let provider: MockResponsesProvider;
 let home: CodexHome;
-let dir: string;
 let server: CodexWebSocketServer;
 /** Everything the test saw: error messages and stacks, diagnostics, console output, server stderr. */
 const captured: string[] = [];
@@ -35,14 +32,7 @@ beforeAll(async () => {
   });
   provider = await MockResponsesProvider.start({ script: [] });
   home = await createCodexHome({ provider });
-  dir = await mkdtemp(join(tmpdir(), "codex-rpc-auth-"));
-  const tokenFile = join(dir, "token");
-  await writeFile(tokenFile, TOKEN);
-  server = await startCodexWebSocketServer({
-    env: { PATH: process.env.PATH ?? "", ...home.env },
-    cwd: dir,
-    args: ["--ws-auth", "capability-token", "--ws-token-file", tokenFile],
-  });
+  server = await startCodexWithToken(TOKEN, home.env);
 });
 
 afterAll(async () => {
@@ -50,7 +40,6 @@ afterAll(async () => {
   await server?.stop();
   await provider.close();
   await home.cleanup();
-  await rm(dir, { recursive: true, force: true });
 });
 
 function capture(error: unknown): unknown {

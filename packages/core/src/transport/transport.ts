@@ -16,6 +16,10 @@ export type { TransportDiagnostic };
  * - `close` ends the transport (for a process: stdin end, then SIGTERM, then SIGKILL) and resolves
  *   when it has ended. Calling it again returns the same promise.
  * - `closed` resolves (never rejects) once, with how the transport ended.
+ * - A transport that holds a secret (a token, an `Authorization` header's value) takes it out, by
+ *   value, of every message, diagnostic and close reason before handing them over: a server may
+ *   echo it, and the layers above build errors and diagnostics from what they are handed (see
+ *   @codex-rpc/websocket's secret-redactor).
  */
 export interface Transport {
   readonly messages$: Observable<JsonRpcMessage>;

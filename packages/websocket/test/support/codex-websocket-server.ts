@@ -1,6 +1,9 @@
 // A real `codex app-server --listen ws://…` for tests: started on a port (0 = any), its address
 // read from what it prints, killed (or frozen) on demand, never left behind.
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { stripAnsi } from "@codex-rpc/core/process";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 
@@ -65,5 +68,32 @@ export async function startCodexWebSocketServer(options: CodexWebSocketServerOpt
     stderr: () => stderr,
     signal,
     stop: () => signal("SIGKILL"),
+  };
+}
+
+/**
+ * A codex app-server that wants `token` (`--ws-auth capability-token`), started in a fresh
+ * directory (its cwd, where the token file is) with `env` (a CODEX_HOME's) and PATH. `stop()` also
+ * removes the directory.
+ */
+export async function startCodexWithToken(token: string, env: Record<string, string>): Promise<CodexWebSocketServer & { readonly dir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), "codex-rpc-ws-token-"));
+  const tokenFile = join(dir, "token");
+  await writeFile(tokenFile, token);
+  const server = await startCodexWebSocketServer({
+    env: { PATH: process.env.PATH ?? "", ...env },
+    cwd: dir,
+    args: ["--ws-auth", "capability-token", "--ws-token-file", tokenFile],
+  }).catch(async (error: unknown) => {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    ...server,
+    dir,
+    stop: async () => {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
