@@ -162,8 +162,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private early: ServerNotification[] | undefined = [];
   private turnId: string | undefined;
   private done = false;
-  /** The server sent an event of this turn: it has begun it (and takes an interrupt). */
-  private shown = false;
+  /** The server sent this turn's `turn/started`: it has begun it (and takes an interrupt). */
+  private startedSeen = false;
   private cancelWatchdog: CancelTimer | undefined;
   private cancelTurnTimeout: CancelTimer | undefined;
   private watchdogDelayMs: number;
@@ -327,7 +327,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   /** `turn/interrupt`, sent again if codex refused it before it began the turn: turn-interrupt, loaded now (a rare path). */
   private async requestInterrupt(turnId: string): Promise<void> {
     const { interruptTurn } = await this.host.load("turn/interrupt", import("./turn-interrupt.js"));
-    await interruptTurn(this.host, this.threadId, turnId, this.shown);
+    await interruptTurn(this.host, this.threadId, turnId, this.startedSeen);
   }
 
   /**
@@ -393,7 +393,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
       return;
     }
     if (turnId !== this.turnId) return;
-    this.shown = true;
+    if (notification.method === "turn/started") this.startedSeen = true;
     if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
     const phase = this.fold.apply(notification);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).

@@ -13,13 +13,13 @@ const SHOW_WAIT_MS = 10_000;
  * Sends `turn/interrupt` for a turn the server has accepted. codex answers `turn/start` before it
  * has begun the turn, and refuses an interrupt that arrives in between (-32600 "no active turn to
  * interrupt", measured on 0.160.0, 0.165.0 and 0.169.0), after which the turn runs on: its
- * commands too. So when the turn had shown no event yet (`shown`), a refusal is sent again once
- * the turn shows one (its `turn/started`), unless the server ended it meanwhile. Rejects with the
- * last refusal, or the request's own error.
+ * commands too. So when the turn's `turn/started` had not come (`startedSeen`), a refusal is sent
+ * again once the turn shows an event (its `turn/started`), unless the server ended it meanwhile.
+ * Rejects with the last refusal, or the request's own error.
  */
-export async function interruptTurn(host: SessionHost, threadId: string, turnId: string, shown: boolean): Promise<void> {
+export async function interruptTurn(host: SessionHost, threadId: string, turnId: string, startedSeen: boolean): Promise<void> {
   const params = { threadId, turnId };
-  if (shown) {
+  if (startedSeen) {
     await host.request("turn/interrupt", params);
     return;
   }
