@@ -32,6 +32,13 @@ export interface RequestOptions {
   readonly timeoutMs?: number;
   /** Aborting rejects the request with RequestAbortedError (the server may still act on it). */
   readonly signal?: AbortSignal;
+  /**
+   * Called with the result if it comes after the request timed out or was aborted: the server acted
+   * on it after all (a `turn/start` answered late has started a turn); with `undefined` if that
+   * late reply is an error. Waits until the connection closes (only `turn/start` uses it: one per
+   * timed-out turn).
+   */
+  readonly onLateResult?: (result: unknown) => void;
 }
 
 /** A server-to-client request being answered: `signal` fires if the server withdraws it. */
@@ -124,6 +131,8 @@ export class JsonRpcConnection {
   private readonly diagnosticSubject = new Subject<ConnectionDiagnostic>();
   private readonly pending = new Map<JsonRpcId, PendingRequest>();
   private readonly serverRequests = new Map<string, AbortController>();
+  /** Requests given up on (timed out, aborted) that want their result should it still come. */
+  private readonly lateResults = new Map<JsonRpcId, (result: unknown) => void>();
   /** Requests waiting out an overload backoff or a module loaded on demand: stopped when the connection closes. */
   private readonly backoffs = new Set<(error: unknown) => void>();
   private readonly requestTimeoutMs: number;
@@ -172,7 +181,7 @@ export class JsonRpcConnection {
     checkTimeout(timeoutMs, "timeoutMs");
     const deadline = Date.now() + timeoutMs;
     try {
-      return await this.sendOnce(method, params, deadline - Date.now(), timeoutMs, options.signal);
+      return await this.sendOnce(method, params, deadline - Date.now(), timeoutMs, options.signal, options.onLateResult);
     } catch (error) {
       if (!(error instanceof ServerError) || error.rpcCode !== JSON_RPC_OVERLOADED) throw error;
       // The retries are in overload-backoff, loaded now, within what is left of the request's time;
@@ -188,7 +197,7 @@ export class JsonRpcConnection {
         deadline,
         retry: this.retry,
         signal: options.signal,
-        send: (remainingMs) => this.sendOnce(method, params, remainingMs, timeoutMs, options.signal),
+        send: (remainingMs) => this.sendOnce(method, params, remainingMs, timeoutMs, options.signal, options.onLateResult),
         backoffs: this.backoffs,
         closeInfo: () => this.closeInfo,
       });
@@ -217,13 +226,21 @@ export class JsonRpcConnection {
     return this.closed;
   }
 
-  private sendOnce(method: string, params: unknown, remainingMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<unknown> {
+  private sendOnce(
+    method: string,
+    params: unknown,
+    remainingMs: number,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    onLateResult?: (result: unknown) => void,
+  ): Promise<unknown> {
     const id = this.nextId++;
     if (this.closeInfo) return Promise.reject(new ConnectionClosedError(this.closeInfo, { method, id }));
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
     return new Promise<unknown>((resolve, reject) => {
       let cancelTimer: CancelTimer | undefined;
-      const onAbort = () => settle(() => reject(new RequestAbortedError(method, id, signal?.reason)));
+      const giveUp = (error: Error) => settle(() => (onLateResult && this.lateResults.set(id, onLateResult), reject(error)));
+      const onAbort = () => giveUp(new RequestAbortedError(method, id, signal?.reason));
       const settle = (finish: () => void) => {
         if (!this.pending.delete(id)) return;
         cancelTimer?.();
@@ -236,7 +253,7 @@ export class JsonRpcConnection {
         resolve: (result) => settle(() => resolve(result)),
         reject: (error) => settle(() => reject(error)),
       });
-      cancelTimer = startTimer(remainingMs, () => settle(() => reject(new RequestTimeoutError(method, id, timeoutMs))));
+      cancelTimer = startTimer(remainingMs, () => giveUp(new RequestTimeoutError(method, id, timeoutMs)));
       signal?.addEventListener("abort", onAbort, { once: true });
       const message = params === undefined ? { id, method } : { id, method, params };
       let sent: Promise<void>;
@@ -302,6 +319,12 @@ export class JsonRpcConnection {
 
   private settleReply(id: JsonRpcId, record: Record<string, unknown>): void {
     const pending = this.pending.get(id);
+    const late = this.lateResults.get(id);
+    if (late) {
+      this.lateResults.delete(id);
+      late("error" in record ? undefined : record.result);
+      return;
+    }
     if (!pending) {
       // The id itself may be huge: the diagnostic keeps an excerpt, never the payload.
       this.diagnosticSubject.next({ kind: "unknown-response", message: `reply for unknown or settled request id ${excerptOf(id)}` });
@@ -433,6 +456,7 @@ export class JsonRpcConnection {
       pending.reject(new ConnectionClosedError(info, { method: pending.method, id: pending.id }));
     }
     for (const stop of [...this.backoffs]) stop(new ConnectionClosedError(info));
+    this.lateResults.clear();
     for (const controller of this.serverRequests.values()) controller.abort(new ConnectionClosedError(info));
     this.serverRequests.clear();
     for (const subscription of this.subscriptions) subscription.unsubscribe();

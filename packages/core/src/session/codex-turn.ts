@@ -2,7 +2,7 @@ import type { Observable } from "rxjs";
 import type { ServerNotification, Turn as ProtocolTurn, TurnError, TurnStartParams, TurnStatus } from "@codex-rpc/protocol";
 import { toAsyncIterable } from "./async-iterable.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
-import { InvalidOptionError, ProtocolError, RequestAbortedError, TurnTimeoutError } from "../errors/errors.js";
+import { InvalidOptionError, ProtocolError, RequestAbortedError, RequestTimeoutError, TurnTimeoutError } from "../errors/errors.js";
 import { ThreadBusyError, TurnNotRunningError, type OutputValidationError } from "../errors/turn-errors.js";
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { Multicast } from "../util/multicast.js";
@@ -103,6 +103,8 @@ export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes
 const DEFAULT_MAX_EARLY_EVENTS = 10_000;
 /** The longest wait between two watchdog reads of a thread that still shows the turn running. */
 const MAX_WATCHDOG_DELAY_MS = 30_000;
+/** How long a thread waits for the late reply of a `turn/start` that timed out (see holdForLateStart). */
+const LATE_START_WAIT_MS = 10_000;
 
 /** Set by CodexTurn's static block, which alone can read its private streams. */
 let readSubscriberCount: (turn: CodexTurn<ProtocolTypesShape>) => number;
@@ -274,8 +276,10 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
       closed: (error) => this.fail(error),
     });
     // Not aborted by the signal: a turn/start the server may already have acted on must be answered
-    // with turn/interrupt once its id is known (the abort handler waits for it).
-    return this.host.request("turn/start", params).then(
+    // with turn/interrupt once its id is known (the abort handler waits for it). One that timed out
+    // may still be answered, and codex then runs that turn: its late reply interrupts it.
+    let lateStart: ((response: unknown) => void) | undefined;
+    return this.host.request("turn/start", params, { onLateResult: (response) => lateStart?.(response) }).then(
       (response) => {
         const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
         if (typeof turnId !== "string") {
@@ -297,10 +301,28 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
         return turnId;
       },
       (error: unknown) => {
+        if (error instanceof RequestTimeoutError) lateStart = this.holdForLateStart();
         this.fail(error);
         throw error;
       },
     );
+  }
+
+  /**
+   * The thread's next turn waits while a timed-out `turn/start` may still be answered (codex folds a
+   * `turn/start` on a busy thread into the running turn): until its late reply's turn was
+   * interrupted, or LATE_START_WAIT_MS without a reply.
+   */
+  private holdForLateStart(): (response: unknown) => void {
+    let release!: () => void;
+    this.queueHeldBy = new Promise<void>((resolve) => (release = resolve));
+    const cancel = startTimer(LATE_START_WAIT_MS, () => release());
+    return (response) => {
+      cancel();
+      const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+      if (typeof turnId !== "string") return release();
+      void this.requestInterrupt(turnId).then(release, release);
+    };
   }
 
   /** The turn id, once known. */
