@@ -135,6 +135,8 @@ describe("thread operations (real codex app-server)", () => {
     const turn = thread.review({ type: "uncommittedChanges" });
     const itemTypes: string[] = [];
     turn.items$.subscribe(({ phase, item }) => phase === "completed" && itemTypes.push(item.type));
+    const text: string[] = [];
+    turn.text$.subscribe((piece) => text.push(piece));
     const done = await turn.review;
     expect(done.status).toBe("completed");
     expect(done.reviewed).toBe("current changes");
@@ -142,6 +144,8 @@ describe("thread operations (real codex app-server)", () => {
       "The greeting is gone.\n\nReview comment:\n\n- [P1] Keep the greeting — /workspace/hello.txt:1-1\n  The change removes the only line of `hello.txt`.",
     );
     expect(done.finalText).toBe(done.review);
+    // codex sends the closing agentMessage whole (no delta): text$ still has it.
+    expect(text.join("")).toBe(done.review);
     expect(itemTypes).toEqual(["enteredReviewMode", "userMessage", "exitedReviewMode", "agentMessage"]);
     // The reviewer's own message only started: codex never completes it.
     expect(done.incompleteItemIds).toHaveLength(1);

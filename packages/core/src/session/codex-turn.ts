@@ -133,6 +133,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
 
   readonly events$: Observable<ServerNotificationOf<T>>;
   readonly items$: Observable<TurnItemUpdate<ThreadItemOf<T>>>;
+  /** The agent's text: each agent-message delta, and the text of an agent message that came whole (no delta; a review's closing message). */
   readonly text$: Observable<string>;
   /** Resolves when the turn ends (any status); rejects if the connection closes first, or it never started (cancelled while queued). */
   readonly completed: Promise<CompletedTurn<T, O>>;
@@ -417,11 +418,13 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (turnId !== this.turnId) return;
     if (notification.method === "turn/started") this.startedSeen = true;
     if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
+    const whole = notification.method === "item/completed" ? this.fold.unstreamedText(notification.params.item) : undefined;
     const phase = this.fold.apply(notification);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).
     this.eventSubject.next(notification);
     if (phase && this.itemSubject.observed) this.itemSubject.next(this.fold.itemUpdate(phase));
     if (notification.method === "item/agentMessage/delta") this.textSubject.next(notification.params.delta);
+    else if (whole !== undefined) this.textSubject.next(whole);
     if (notification.method === "turn/completed") this.finish(notification.params.turn, "turn/completed");
   }
 

@@ -86,6 +86,15 @@ export class TurnItemsFold {
     }));
   }
 
+  /**
+   * The text of `item`, a completing agent message that no delta grew (codex sends some whole: a
+   * review's closing message), which `text$` never saw; asked before the item is applied.
+   */
+  unstreamedText(item: ThreadItem): string | undefined {
+    if (item.type !== "agentMessage" || typeof item.text !== "string" || item.text === "" || this.items.get(item.id)?.grown) return undefined;
+    return item.text;
+  }
+
   /** The last agent message (what the model said last), if it said anything. */
   finalMessage(): { readonly id: string; readonly text: string } | undefined {
     let last: { id: string; text: string } | undefined;
