@@ -345,7 +345,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
       throw new InvalidOptionError("experimentalApi", "codex declares dynamic `tools` only to experimental clients: leave `experimentalApi` unset or true");
     }
     // Loaded only with the options that need them, and checked before a transport is opened, so a bad option leaves nothing running.
-    const optional = await loadOptionalParts(options);
+    // A transport given open is connect's to close when it fails (a signal aborted meanwhile), as after a failed handshake.
+    const optional = await loadOptionalParts(options).catch(async (error: unknown) => {
+      if (!factory) await (transport as Transport).close().catch(() => undefined);
+      throw error;
+    });
     if (factory && options.signal?.aborted) throw new RequestAbortedError("initialize", undefined, options.signal.reason);
     const client = new CodexClient<T>(factory ? await factory() : (transport as Transport), factory, options, optional);
     try {
