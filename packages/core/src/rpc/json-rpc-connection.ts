@@ -35,8 +35,8 @@ export interface RequestOptions {
   /**
    * Called with the result if it comes after the request timed out or was aborted: the server acted
    * on it after all (a `turn/start` answered late has started a turn); with `undefined` if that
-   * late reply is an error. Waits until the connection closes (only `turn/start` uses it: one per
-   * timed-out turn).
+   * late reply is an error, or when the connection closes first (only `turn/start` uses it: one
+   * per timed-out turn).
    */
   readonly onLateResult?: (result: unknown) => void;
 }
@@ -456,6 +456,7 @@ export class JsonRpcConnection {
       pending.reject(new ConnectionClosedError(info, { method: pending.method, id: pending.id }));
     }
     for (const stop of [...this.backoffs]) stop(new ConnectionClosedError(info));
+    for (const late of [...this.lateResults.values()]) late(undefined);
     this.lateResults.clear();
     for (const controller of this.serverRequests.values()) controller.abort(new ConnectionClosedError(info));
     this.serverRequests.clear();

@@ -312,7 +312,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   /**
    * The thread's next turn waits while a timed-out `turn/start` may still be answered (codex folds a
    * `turn/start` on a busy thread into the running turn): until its late reply's turn was
-   * interrupted, or LATE_START_WAIT_MS without a reply.
+   * interrupted, a late error reply or the close, or LATE_START_WAIT_MS without a reply.
    */
   private holdForLateStart(): (response: unknown) => void {
     let release!: () => void;

@@ -63,3 +63,13 @@ it("a late error reply to a timed-out turn/start releases the thread at once (no
   expect(clientInternals(client).connection.pendingRequestCount).toBe(0);
   await client.close();
 });
+
+it("closing the client while a timed-out turn/start may still be answered leaves no timer behind", async () => {
+  const { server, client } = await connect({}, { requestTimeoutMs: 20 });
+  const thread = await client.startThread();
+  server.respond("turn/start", () => new Promise(() => {}));
+  const timersBefore = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
+  await expect(thread.run("one").completed).rejects.toMatchObject({ code: "REQUEST_TIMEOUT" });
+  await client.close();
+  expect(process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length).toBe(timersBefore);
+});
