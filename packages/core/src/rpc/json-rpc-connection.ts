@@ -239,7 +239,12 @@ export class JsonRpcConnection {
     if (signal?.aborted) return Promise.reject(new RequestAbortedError(method, undefined, signal.reason));
     return new Promise<unknown>((resolve, reject) => {
       let cancelTimer: CancelTimer | undefined;
-      const giveUp = (error: Error) => settle(() => (onLateResult && this.lateResults.set(id, onLateResult), reject(error)));
+      // Given up on (timed out, aborted) while the server may still answer: a late result goes to onLateResult.
+      const giveUp = (error: Error) =>
+        settle(() => {
+          if (onLateResult) this.lateResults.set(id, onLateResult);
+          reject(error);
+        });
       const onAbort = () => giveUp(new RequestAbortedError(method, id, signal?.reason));
       const settle = (finish: () => void) => {
         if (!this.pending.delete(id)) return;
