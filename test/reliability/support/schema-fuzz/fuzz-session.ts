@@ -277,10 +277,17 @@ export class FuzzSession {
 
     // text$: only strings; the valid deltas, in order, each once; a bad delta's text at most once.
     const may = new Map(sent.filter((record) => record.text === "may").map((record) => [`‹c:${record.seq}›`, 0]));
+    // text$ also carries an agent message that completed with no delta before it (codex sends a
+    // review's closing message whole): an item/completed case's text may come, at most once.
+    const wholes = new Map(sent.flatMap((record) => wholeTextOf(record.expectation)).map((whole) => [whole, 0]));
     const seen: string[] = [];
     for (const value of text) {
       if (typeof value !== "string") {
         violations.push(`turn.text$ emitted a ${value === null ? "null" : typeof value}: ${safeJson(value)}`);
+        continue;
+      }
+      if (wholes.get(value) === 0) {
+        wholes.set(value, 1);
         continue;
       }
       const marker = MARKER.exec(value)?.[0];
@@ -406,6 +413,13 @@ function textRoleOf(expectation: Expectation, ids: { thread: string; turn: strin
   const params = expectation.message?.params as Record<string, unknown> | undefined;
   const routed = params?.threadId === ids.thread && params?.turnId === ids.turn && params?.itemId === ids.item;
   return !expectation.bad && routed ? "must" : "may";
+}
+
+/** The text of an item/completed case's agent message, which text$ may carry whole. */
+function wholeTextOf(expectation: Expectation): string[] {
+  if (expectation.method !== "item/completed") return [];
+  const item = (expectation.message?.params as { item?: { type?: unknown; text?: unknown } } | undefined)?.item;
+  return item?.type === "agentMessage" && typeof item.text === "string" && item.text !== "" ? [item.text] : [];
 }
 
 function describe(record: SentCase): string {
