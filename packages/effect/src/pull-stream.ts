@@ -39,10 +39,10 @@ export function pulledText(source: Subscribable<string>, outcome: () => PromiseL
         const wake = (): void => {
           wakeQueued = false;
           const resume = waiting;
-          const pull = resume && take();
-          if (pull === undefined) return;
+          const pull = resume === undefined ? undefined : take();
+          if (resume === undefined || pull === undefined) return;
           waiting = undefined;
-          resume?.(pull);
+          resume(pull);
         };
         const arrived = (): void => {
           if (waiting === undefined || wakeQueued) return;

@@ -106,6 +106,9 @@ const MAX_WATCHDOG_DELAY_MS = 30_000;
 /** How long a thread waits for the late reply of a `turn/start` that timed out (see holdForLateStart). */
 const LATE_START_WAIT_MS = 10_000;
 
+/** The turn id a `turn/start` result names, if any. */
+const startedTurnId = (response: unknown): unknown => (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+
 /** Set by CodexTurn's static block, which alone can read its private streams. */
 let readSubscriberCount: (turn: CodexTurn<ProtocolTypesShape>) => number;
 
@@ -246,8 +249,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
         const interrupt = (id: string) => this.requestInterrupt(id).catch(() => undefined);
         // The server still runs the turn until it has taken the interrupt: the thread's next turn
         // waits for that answer (a turn/start sent before would be folded into this turn).
-        let releaseHold!: () => void;
-        this.queueHeldBy = new Promise<void>((resolve) => (releaseHold = resolve));
+        const releaseHold = this.holdQueue();
         // Settled first: the interrupt's own turn/completed (which a server in this process may send
         // while the request is still being written) must not win over the timeout.
         this.fail(new TurnTimeoutError(threadId, turnId, turnTimeoutMs));
@@ -282,7 +284,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     let lateStart: ((response: unknown) => void) | undefined;
     return this.host.request("turn/start", params, { onLateResult: (response) => lateStart?.(response) }).then(
       (response) => {
-        const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+        const turnId = startedTurnId(response);
         if (typeof turnId !== "string") {
           const error = new ProtocolError("turn/start", "the result has no `turn.id`");
           this.fail(error);
@@ -315,15 +317,21 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
    * interrupted, a late error reply or the close, or LATE_START_WAIT_MS without a reply.
    */
   private holdForLateStart(): (response: unknown) => void {
-    let release!: () => void;
-    this.queueHeldBy = new Promise<void>((resolve) => (release = resolve));
-    const cancel = startTimer(LATE_START_WAIT_MS, () => release());
+    const release = this.holdQueue();
+    const cancel = startTimer(LATE_START_WAIT_MS, release);
     return (response) => {
       cancel();
-      const turnId = (response as { turn?: { id?: unknown } } | null)?.turn?.id;
+      const turnId = startedTurnId(response);
       if (typeof turnId !== "string") return release();
       void this.requestInterrupt(turnId).then(release, release);
     };
+  }
+
+  /** Holds the thread's next turn (see end()) until the returned function is called. */
+  private holdQueue(): () => void {
+    let release!: () => void;
+    this.queueHeldBy = new Promise<void>((resolve) => (release = resolve));
+    return release;
   }
 
   /** The turn id, once known. */
