@@ -52,10 +52,13 @@ export interface NdjsonDecoderOptions {
  * string, and each line parsed on its own (one bad line never affects another). A run holding any
  * other byte takes the byte path: it is searched for `\n` and each complete line is decoded once,
  * so one non-ASCII line does not make its neighbours two-byte strings (slower to parse). The start
- * of a line that continues into the next chunk is kept as bytes, a list of parts joined once when
- * its newline arrives (joining on every chunk would be quadratic in the line's length), so a
- * character split across chunks needs no special care. Bad lines are reported and skipped; input
- * never makes it throw.
+ * of a line that continues into the next chunk is kept as the ASCII text it already is, when its
+ * chunk was decoded as text: a line that straddles two chunks then costs no copy beyond the one
+ * `JSON.parse` makes to join the two pieces. Once a line spans a whole chunk it is kept as bytes, a
+ * list of parts joined and decoded once when its newline arrives (joining on every chunk would be
+ * quadratic in the line's length; one string piece per chunk would cost the garbage collector
+ * more), so a character split across chunks needs no special care. Bad lines are reported and
+ * skipped; input never makes it throw.
  */
 export class NdjsonDecoder {
   readonly #maxLineBytes: number;
@@ -66,8 +69,13 @@ export class NdjsonDecoder {
   readonly #decodeAscii: (bytes: Uint8Array, start: number, end: number) => string;
   readonly #retainChunks: boolean;
 
-  /** The start of the current line, when it began in an earlier chunk: views or copies of its bytes. */
+  /**
+   * The start of the current line, when it began in an earlier chunk: either the ASCII text it was
+   * decoded to (the tail of one chunk) or, once it spans more, views or copies of its bytes. Never both.
+   */
+  #pendingText = "";
   #pending: Uint8Array[] = [];
+  /** The bytes kept of the current line, in either form (ASCII text has one character per byte). */
   #pendingBytes = 0;
   /** The current line is over the limit: its bytes are counted and dropped until its newline. */
   #dropping = false;
@@ -97,8 +105,9 @@ export class NdjsonDecoder {
    */
   push(chunk: Uint8Array): void {
     const errors: Errors = { first: undefined };
-    // A line that began in an earlier chunk ends on the byte path, whatever this chunk holds.
-    const start = this.#dropping || this.#pendingBytes > 0 ? this.#pushBytes(chunk, 0, true, errors) : 0;
+    // A line kept as bytes ends on the byte path, whatever this chunk holds; a line kept as text
+    // ends wherever this chunk is decoded.
+    const start = this.#dropping || this.#pending.length > 0 ? this.#pushBytes(chunk, 0, true, errors) : 0;
     if (start < chunk.length) {
       const text = this.#asciiText(chunk, start);
       if (text !== undefined) this.#pushText(text, chunk, errors);
@@ -110,10 +119,7 @@ export class NdjsonDecoder {
   /** The input ended: decodes a final line that had no newline, and resets for reuse. */
   end(): void {
     if (this.#dropping) this.#finishDroppedLine();
-    else if (this.#pendingBytes > 0) {
-      const line = this.#takePending(EMPTY, 0, 0);
-      this.#decodeLine(line, 0, line.length);
-    }
+    else if (this.#pendingBytes > 0) this.#endLine(EMPTY, 0, 0);
   }
 
   /** `chunk[start..]` as text if it is all ASCII; the check decodes it when the runtime has no cheaper one. */
@@ -130,28 +136,35 @@ export class NdjsonDecoder {
   }
 
   /**
-   * `text` is the end of `chunk`, all ASCII (so characters are bytes) and no line in progress:
-   * parses its complete lines and keeps the bytes of the last one if it has no newline yet.
+   * `text` is the end of `chunk`, all ASCII (so characters are bytes), and the line in progress, if
+   * any, is kept as text: parses the complete lines and keeps the last one if it has no newline yet.
    */
   #pushText(text: string, chunk: Uint8Array, errors: Errors): void {
     const lines = text.split("\n");
     const last = lines.length - 1;
+    if (last === 0 && this.#pendingBytes > 0) {
+      // The kept line goes on past this chunk: from here it is kept as bytes.
+      this.#keep(chunk, chunk.length - text.length, chunk.length);
+      return;
+    }
     for (let i = 0; i < last; i++) {
       try {
-        this.#textLine(lines[i]!);
+        if (i === 0 && this.#pendingBytes > 0) this.#textLine(this.#takePendingText() + lines[0]!);
+        else this.#textLine(lines[i]!);
       } catch (error) {
         errors.first ??= { error };
       }
     }
-    const tail = lines[last]!.length;
-    if (tail > 0) this.#keep(chunk, chunk.length - tail, chunk.length);
+    const tail = lines[last]!;
+    if (tail.length > 0) this.#keepText(tail);
   }
 
-  /** One complete ASCII line, its `\n` removed. */
-  #textLine(line: string): void {
-    const stop = line.length > 0 && line.charCodeAt(line.length - 1) === CR ? line.length - 1 : line.length;
+  /** One complete line, its `\n` removed, `bytes` long in UTF-8 (its length when it is ASCII). */
+  #textLine(line: string, bytes = line.length): void {
+    const cr = line.length > 0 && line.charCodeAt(line.length - 1) === CR;
+    const stop = cr ? bytes - 1 : bytes;
     if (stop > this.#maxLineBytes) this.#reportOversize(stop);
-    else if (stop > 0) this.#parseLine(stop === line.length ? line : line.slice(0, stop), stop);
+    else if (stop > 0) this.#parseLine(cr ? line.slice(0, line.length - 1) : line, stop);
   }
 
   /**
@@ -174,14 +187,7 @@ export class NdjsonDecoder {
           this.#drop(chunk, lineStart, end);
           this.#finishDroppedLine();
         } else if (this.#pendingBytes === 0) this.#decodeLine(chunk, lineStart, end);
-        else if (this.#pendingBytes + (end - lineStart) > this.#maxLineBytes + 1) {
-          this.#startDropping();
-          this.#drop(chunk, lineStart, end);
-          this.#finishDroppedLine();
-        } else {
-          const line = this.#takePending(chunk, lineStart, end);
-          this.#decodeLine(line, 0, line.length);
-        }
+        else this.#endLine(chunk, lineStart, end);
       } catch (error) {
         errors.first ??= { error };
       }
@@ -190,7 +196,7 @@ export class NdjsonDecoder {
     return start;
   }
 
-  /** `chunk[start, end)` starts or continues the line in progress: kept, or counted once it is too long. */
+  /** `chunk[start, end)` starts or continues the line in progress: kept as bytes, or counted once it is too long. */
   #keep(chunk: Uint8Array, start: number, end: number): void {
     // room for the `\r` of a CRLF line at the limit
     if (!this.#dropping && this.#pendingBytes + (end - start) > this.#maxLineBytes + 1) this.#startDropping();
@@ -198,14 +204,43 @@ export class NdjsonDecoder {
       this.#drop(chunk, start, end);
       return;
     }
+    // ASCII text is its own bytes (Latin-1): a line that started as text goes on as bytes.
+    if (this.#pendingText !== "") {
+      this.#pending.push(asciiBytes(this.#pendingText));
+      this.#pendingText = "";
+    }
     this.#pending.push(this.#retainChunks ? viewOf(chunk, start, end) : copyOf(chunk, start, end));
     this.#pendingBytes += end - start;
+  }
+
+  /** `tail`, the ASCII end of a decoded chunk, starts the next line: kept as text, or counted once it is too long. */
+  #keepText(tail: string): void {
+    if (tail.length > this.#maxLineBytes + 1) {
+      this.#dropping = true;
+      this.#droppedBytes = tail.length;
+      this.#droppedEndsWithCr = tail.charCodeAt(tail.length - 1) === CR;
+      return;
+    }
+    this.#pendingText = tail;
+    this.#pendingBytes = tail.length;
+  }
+
+  /** The kept text of the line in progress, which is no longer kept. */
+  #takePendingText(): string {
+    const text = this.#pendingText;
+    this.#pendingText = "";
+    this.#pendingBytes = 0;
+    return text;
   }
 
   /** The current line is too long already: stop keeping it and only count what is left of it. */
   #startDropping(): void {
     this.#dropping = true;
     this.#droppedBytes = this.#pendingBytes;
+    // A CRLF line may break between its `\r` and its `\n`: what was kept may end with the `\r`.
+    const part = this.#pending[this.#pending.length - 1];
+    this.#droppedEndsWithCr = part ? part[part.length - 1] === CR : this.#pendingText.charCodeAt(this.#pendingText.length - 1) === CR;
+    this.#pendingText = "";
     this.#pending = [];
     this.#pendingBytes = 0;
   }
@@ -214,6 +249,22 @@ export class NdjsonDecoder {
     if (end === start) return;
     this.#droppedBytes += end - start;
     this.#droppedEndsWithCr = chunk[end - 1] === CR;
+  }
+
+  /** `chunk[start, end)` ends the line kept so far (as text or as bytes): parses it, or reports it too long. */
+  #endLine(chunk: Uint8Array, start: number, end: number): void {
+    if (this.#pendingBytes + (end - start) > this.#maxLineBytes + 1) {
+      this.#startDropping();
+      this.#drop(chunk, start, end);
+      this.#finishDroppedLine();
+    } else if (this.#pendingText !== "") {
+      // The text is ASCII, so the bytes after it begin a character: each part decodes on its own.
+      const bytes = this.#pendingBytes + (end - start);
+      this.#textLine(this.#takePendingText() + (end > start ? this.#decodeUtf8(chunk, start, end) : ""), bytes);
+    } else {
+      const line = this.#takePending(chunk, start, end);
+      this.#decodeLine(line, 0, line.length);
+    }
   }
 
   /** The kept start of the line and `chunk[start, end)`, its end, as one array. */
@@ -298,6 +349,13 @@ const EMPTY = new Uint8Array(0);
  */
 function viewOf(bytes: Uint8Array, start: number, end: number): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset + start, end - start);
+}
+
+/** The bytes of ASCII `text`: its Latin-1 encoding, one byte per character. */
+function asciiBytes(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
 }
 
 /** A copy of `bytes[start, end)`: the caller may reuse its chunk, and a partial line should not keep it alive. */
