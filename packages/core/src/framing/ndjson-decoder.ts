@@ -91,7 +91,8 @@ export class NdjsonDecoder {
     this.#onMessage = options.onMessage;
     this.#onDiagnostic = options.onDiagnostic ?? (() => {});
     this.#isAscii = options.isAscii;
-    const textDecoder = new TextDecoder();
+    // ignoreBOM keeps a byte order mark, as Node's slicers do: a line is decoded alike on every runtime.
+    const textDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
     this.#decodeUtf8 = options.decodeUtf8 ?? ((bytes, start, end) => textDecoder.decode(viewOf(bytes, start, end)));
     this.#decodeAscii = options.decodeAscii ?? this.#decodeUtf8;
     this.#retainChunks = options.retainChunks ?? false;

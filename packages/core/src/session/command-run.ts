@@ -47,7 +47,8 @@ export interface CommandHost {
  * `inbox`, which completes either way.
  */
 export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandOutputChunk>): Promise<{ result: unknown; exit: CommandExit }> {
-  const decoders = { stdout: new TextDecoder(), stderr: new TextDecoder() };
+  // ignoreBOM: output that starts with a byte order mark keeps it (it is the command's output).
+  const decoders = { stdout: new TextDecoder("utf-8", { ignoreBOM: true }), stderr: new TextDecoder("utf-8", { ignoreBOM: true }) };
   const text = { stdout: [] as string[], stderr: [] as string[] };
   const subscription: Subscription = host.output.subscribe((delta) => {
     const chunk = decodeChunk(delta, decoders);

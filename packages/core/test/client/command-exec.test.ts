@@ -57,4 +57,17 @@ describe("client.exec (scripted server)", () => {
     ]);
     await client.close();
   });
+
+  it("output that starts with a byte order mark keeps it: it is the command's own output", async () => {
+    const { server, client } = await connect();
+    let command!: ReturnType<typeof client.exec>;
+    server.respond("command/exec", () => {
+      const deltaBase64 = Buffer.from("\uFEFFid,name\n").toString("base64");
+      server.notify("command/exec/outputDelta", { processId: command.processId, stream: "stdout", deltaBase64, capReached: false });
+      return { result: { exitCode: 0, stdout: "", stderr: "" } };
+    });
+    command = client.exec(["cat", "table.csv"]);
+    expect((await command.exit).stdout).toBe("\uFEFFid,name\n");
+    await client.close();
+  });
 });

@@ -263,6 +263,17 @@ describe("NdjsonDecoder", () => {
     expect(messages).toEqual([{ id: 1, result: "ok" }]);
   });
 
+  it("treats a line that starts with a byte order mark alike on every decoding path: not JSON", () => {
+    // TextDecoder strips a BOM at the start of each decode by default; Node's slicers keep it.
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...bytesOf('{"id":1,"result":{}}\n{"id":2,"result":{}}\n')]);
+    const slicers = { decodeUtf8: (b: Uint8Array, start: number, end: number) => Buffer.from(b.buffer, b.byteOffset + start, end - start).toString("utf8") };
+    for (const options of [{}, slicers, { isAscii: isAsciiRange, decodeAscii: latin1, ...slicers }]) {
+      const { messages, diagnostics } = decode([bytes], options);
+      expect(messages).toEqual([{ id: 2, result: {} }]);
+      expect(diagnostics.map((d) => d.kind)).toEqual(["invalid-json"]);
+    }
+  });
+
   it("keeps decoding the rest of a chunk when a callback throws, then rethrows the first error", () => {
     const seen: unknown[] = [];
     const decoder = new NdjsonDecoder({
