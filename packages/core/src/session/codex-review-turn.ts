@@ -1,3 +1,4 @@
+import { InvalidOptionError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape } from "../rpc/protocol-types.js";
 import { CodexTurn, type CompletedTurn, type TurnOptions } from "./codex-turn.js";
 import type { SessionHost } from "./session-host.js";
@@ -8,7 +9,11 @@ type ReviewStartParamsOf<T extends ProtocolTypesShape> = Exclude<ParamsIn<T["cli
 export type ReviewTargetOf<T extends ProtocolTypesShape> = ReviewStartParamsOf<T> extends { target: infer X } ? X : never;
 
 export interface ReviewOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> extends Omit<TurnOptions<T>, "params" | "outputSchema"> {
-  /** `review/start`'s `delivery`: codex 0.169.0 knows only `"inline"` (the default), the review runs on this thread. */
+  /**
+   * `review/start`'s `delivery`: codex 0.169.0 knows only `"inline"` (the default), the review runs on
+   * this thread. Older codex also has `"detached"` (the review runs on a new thread): the turn can only
+   * follow its own thread, so that is an InvalidOptionError; start or fork a thread and review on it.
+   */
   readonly delivery?: ReviewStartParamsOf<T> extends { delivery?: infer D } ? D : never;
 }
 
@@ -41,6 +46,9 @@ export class CodexReviewTurn<T extends ProtocolTypesShape = DefaultProtocolTypes
 
   constructor(host: SessionHost, threadId: string, target: ReviewTargetOf<T>, options: ReviewOptions<T> = {}) {
     const { delivery, ...turnOptions } = options;
+    if (delivery !== undefined && delivery !== null && delivery !== "inline") {
+      throw new InvalidOptionError("delivery", 'only "inline" can be followed; review on a thread of its own instead');
+    }
     const params = { threadId, target, ...(delivery === undefined ? {} : { delivery }) };
     super(
       hostStartingTurnWith(host, (client) => client.request("review/start", params)),

@@ -76,4 +76,14 @@ describe("thread.review() (fake server)", () => {
     await expect(reviewTurn.completed).rejects.toMatchObject({ code: "SERVER_ERROR" });
     await client.close();
   });
+
+  it('a delivery it cannot follow ("detached", which codex 0.160.0 has) is an InvalidOptionError before anything is sent', async () => {
+    const { server, client } = await connect();
+    const thread = await client.startThread();
+    expect(() => thread.review({ type: "uncommittedChanges" }, { delivery: "detached" as never })).toThrow(
+      expect.objectContaining({ code: "INVALID_OPTION", option: "delivery" }),
+    );
+    expect(server.received.some((m) => "method" in m && m.method === "review/start")).toBe(false);
+    await client.close();
+  });
 });
