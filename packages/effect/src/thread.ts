@@ -33,7 +33,7 @@ export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolType
   run<S extends OutputSchema | undefined = undefined>(
     input: TurnInput<T>,
     options?: EffectTurnOptions<T, S>,
-  ): Effect.Effect<EffectTurn<T, OutputOf<S>>, never, Scope.Scope>;
+  ): Effect.Effect<EffectTurn<T, OutputOf<S>>, CodexError, Scope.Scope>;
   /** Runs a turn to its end; interrupting the fiber interrupts the turn on the server. */
   runToEnd<S extends OutputSchema | undefined = undefined>(
     input: TurnInput<T>,

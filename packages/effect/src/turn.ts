@@ -2,7 +2,7 @@
 // interrupt; this only maps its Observables and Promises into Effect terms.
 import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
 import { Effect, type Scope, type Stream } from "effect";
-import { type CodexError, fromPromise } from "./errors.js";
+import { type CodexError, causeOf, fromPromise } from "./errors.js";
 import { EventLog, liveOnly } from "./event-log.js";
 import { turnItems, turnText } from "./turn-streams.js";
 
@@ -62,10 +62,16 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
 export function scopedTurn<T extends ProtocolTypesShape, O>(
   start: () => CodexTurn<T, O>,
   { replayEvents, stopGraceMs }: { readonly replayEvents: boolean; readonly stopGraceMs: number },
-): Effect.Effect<EffectTurn<T, O>, never, Scope.Scope> {
+): Effect.Effect<EffectTurn<T, O>, CodexError, Scope.Scope> {
   return Effect.acquireRelease(
-    Effect.sync(() => {
-      const turn = start();
+    Effect.suspend(() => {
+      let turn: CodexTurn<T, O>;
+      try {
+        turn = start();
+      } catch (thrown) {
+        // Core refuses some turns at once (ThreadBusyError with whenBusy: "fail", a bad option): tagged errors.
+        return Effect.failCause(causeOf(thrown));
+      }
       // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
       // Core ends a failed turn's streams without an error (the cause is in `completed`): here they fail with it.
       const outcome = () => turn.completed;
@@ -84,7 +90,7 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(
         completed: fromPromise(() => turn.completed).pipe(Effect.onInterrupt(() => stop)),
         interrupt: fromPromise(() => turn.interrupt()),
       };
-      return { effectTurn, events, stop };
+      return Effect.succeed({ effectTurn, events, stop });
     }),
     ({ events, stop }) => stop.pipe(Effect.ensuring(Effect.sync(() => events.close()))),
   ).pipe(Effect.map(({ effectTurn }) => effectTurn));

@@ -117,3 +117,17 @@ describe("a turn's Streams cost what core costs", () => {
     }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
   );
 });
+
+describe("a turn core refuses at once", () => {
+  it.live('whenBusy: "fail" on a busy thread fails run with the tagged ThreadBusy, which catchTag catches (not a defect)', () =>
+    Effect.gen(function* () {
+      const thread = yield* (yield* CodexClient).startThread();
+      yield* thread.run("first");
+      const caught = yield* Effect.scoped(thread.run("second", { whenBusy: "fail" })).pipe(
+        Effect.as("no error"),
+        Effect.catchTag("ThreadBusy", (error) => Effect.succeed(`ThreadBusy ${error.code}`)),
+      );
+      expect(caught).toBe("ThreadBusy THREAD_BUSY");
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ hold: true }] }))),
+  );
+});
