@@ -11,7 +11,8 @@ import { ReplaySubject, type Observable } from "rxjs";
 import { redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import type { ConnectFailure } from "./connect-failure-probe.js";
 import type { SecretRedactor } from "./secret-redactor.js";
-import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import { resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import type { Heartbeat } from "./heartbeat-probe.js";
 import { constructSocket } from "./construct-socket.js";
 import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
 import { offersRelayProtocol, RELAY_DISCOVERY_PATH } from "./relay-protocol.js";
@@ -129,7 +130,8 @@ export class WebSocketTransport implements Transport {
   readonly #socket: WebSocketLike;
   readonly #options: WebSocketTransportOptions;
   readonly #resolved: ResolvedOptions;
-  readonly #heartbeat: Heartbeat | undefined;
+  /** Made once the socket is open and its module has arrived (loaded on demand: see #startHeartbeat). */
+  #heartbeat: Heartbeat | undefined;
   readonly #redactor: SecretRedactor | undefined;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
@@ -150,21 +152,11 @@ export class WebSocketTransport implements Transport {
     this.#redactor = redactor;
     this.#options = options;
     this.#resolved = resolveOptions(options);
-    const heartbeat = this.#resolved.heartbeat;
-    this.#heartbeat =
-      heartbeat &&
-      new Heartbeat(
-        heartbeat,
-        (probe) => socket.send(probe),
-        (error) => this.#peerIsDead(error),
-      );
     this.messages$ = this.#inbox.messages$;
     this.diagnostics$ = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.opened = this.#watchOpening();
-    socket.addEventListener("open", () => {
-      if (this.#isOpen && !this.#closeInfo && !this.#closing) this.#heartbeat?.start();
-    });
+    socket.addEventListener("open", () => this.#startHeartbeat());
     if (isWsSocket(socket)) {
       // ws hands over a text frame's bytes: an oversize one is measured and dropped without ever becoming a string.
       socket.on("message", (data, isBinary) => this.#receiveBytes(data, isBinary));
@@ -255,6 +247,33 @@ export class WebSocketTransport implements Transport {
     return new Error(
       `the server sent a message ${limit}, which the WebSocket does not hold in memory: it closed the connection (${redactSecrets(detail ?? "message too big")}); a message over maxMessageBytes but under that limit is dropped instead`,
       { cause },
+    );
+  }
+
+  /**
+   * The heartbeat starts once the socket is open, its module loaded then (nothing needs it before
+   * its first probe, `intervalMs` later). Should the module fail to load, a diagnostic says the
+   * connection goes unwatched; a transport closed meanwhile starts none.
+   */
+  #startHeartbeat(): void {
+    const options = this.#resolved.heartbeat;
+    if (!options || !this.#isOpen) return;
+    import("./heartbeat-probe.js").then(
+      ({ Heartbeat }) => {
+        if (this.#closeInfo || this.#closing) return;
+        const socket = this.#socket;
+        this.#heartbeat = new Heartbeat(
+          options,
+          (probe) => socket.send(probe),
+          (error) => this.#peerIsDead(error),
+        );
+        this.#heartbeat.start();
+      },
+      (error: unknown) => {
+        if (this.#closeInfo) return;
+        const why = redactSecrets(error instanceof Error ? error.message : String(error));
+        this.#diagnostics.next({ kind: "other", message: `the heartbeat could not be loaded (${why}): a server that stops answering is not noticed` });
+      },
     );
   }
 
