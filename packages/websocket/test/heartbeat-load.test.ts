@@ -31,7 +31,9 @@ it("a heartbeat that cannot be loaded: the transport still opens and carries mes
   const echoed = new Promise((resolve) => transport.messages$.subscribe(resolve));
   await transport.send({ id: 1, method: "echo" });
   expect(await echoed).toEqual({ id: 1, method: "echo" });
-  await vi.waitFor(() => expect(diagnostics).toEqual([expect.objectContaining({ kind: "other", message: expect.stringContaining("the heartbeat could not be loaded") })]));
+  await vi.waitFor(() =>
+    expect(diagnostics).toEqual([expect.objectContaining({ kind: "other", message: expect.stringContaining("the heartbeat could not be loaded") })]),
+  );
   // No heartbeat: a server silent for longer than interval + timeout does not close it.
   await new Promise((resolve) => setTimeout(resolve, 250));
   let closed = false;
