@@ -1,6 +1,6 @@
 // The heartbeat at work: loaded on demand (import()) once the socket is open, so a page carries only
 // the option's checks (heartbeat.ts) in its first load; the first probe is due 30 s after that.
-import { startTimer, type CancelTimer } from "@codex-rpc/core/transport";
+import type { CancelTimer, startTimer } from "@codex-rpc/core/transport";
 import type { HeartbeatOptions } from "./heartbeat.js";
 
 /** The id prefix of probe requests; a response carrying it is a probe's answer. */
@@ -17,6 +17,7 @@ export class Heartbeat {
   readonly #options: Required<HeartbeatOptions>;
   readonly #sendProbe: (text: string) => void;
   readonly #onDead: (error: Error) => void;
+  readonly #startTimer: typeof startTimer;
   #lastFrameAt = performance.now();
   #frames = 0;
   #probes = 0;
@@ -24,8 +25,10 @@ export class Heartbeat {
   /** Ids of probes sent and not yet answered: only their answers are the heartbeat's. */
   readonly #outstanding = new Set<string>();
 
-  constructor(options: Required<HeartbeatOptions>, sendProbe: (text: string) => void, onDead: (error: Error) => void) {
+  /** `timer`: core's startTimer, handed over by the transport (no static import of core here: see #startHeartbeat there). */
+  constructor(options: Required<HeartbeatOptions>, sendProbe: (text: string) => void, onDead: (error: Error) => void, timer: typeof startTimer) {
     this.#options = options;
+    this.#startTimer = timer;
     this.#sendProbe = sendProbe;
     this.#onDead = onDead;
   }
@@ -63,7 +66,7 @@ export class Heartbeat {
   }
 
   #wait(ms: number): void {
-    this.#cancel = startTimer(ms, () => this.#check());
+    this.#cancel = this.#startTimer(ms, () => this.#check());
   }
 
   #check(): void {
@@ -78,7 +81,7 @@ export class Heartbeat {
     } catch (error) {
       return this.#onDead(new Error(`heartbeat: could not send a probe: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
     }
-    this.#cancel = startTimer(this.#options.timeoutMs, () => {
+    this.#cancel = this.#startTimer(this.#options.timeoutMs, () => {
       if (this.#frames !== framesBefore) return this.#check();
       const { intervalMs, timeoutMs } = this.#options;
       this.#onDead(

@@ -266,6 +266,7 @@ export class WebSocketTransport implements Transport {
           options,
           (probe) => socket.send(probe),
           (error) => this.#peerIsDead(error),
+          startTimer,
         );
         this.#heartbeat.start();
       },
