@@ -13,13 +13,12 @@ import type { ConnectFailure } from "./connect-failure-probe.js";
 import type { SecretRedactor } from "./secret-redactor.js";
 import { resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
 import type { Heartbeat } from "./heartbeat-probe.js";
-import { constructSocket } from "./construct-socket.js";
-import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
+import { constructStandard } from "./construct-socket.js";
+import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver } from "./message-size.js";
 import { offersRelayProtocol, RELAY_DISCOVERY_PATH } from "./relay-protocol.js";
 import { checkProtocols, redactProtocols } from "./subprotocols.js";
-import { terminateSocket } from "./terminate-socket.js";
 import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
-import { isWsConstructor, isWsSocket } from "./ws-socket.js";
+import type { FrameSink, SocketRuntime } from "./socket-runtime.js";
 
 export interface WebSocketTransportOptions {
   /** The server's address, e.g. `ws://127.0.0.1:4500` (codex `--listen ws://IP:PORT`). */
@@ -78,12 +77,13 @@ function resolveOptions(options: WebSocketTransportOptions): ResolvedOptions {
 
 /**
  * Opens a WebSocket to a codex app-server and resolves with its transport once the connection is
- * open: one JSON message per text frame, each way.
+ * open: one JSON message per text frame, each way. `runtime`: what ws and the server-side runtimes
+ * need (SERVER_SOCKETS, given by the entries of Node, Deno and Bun; not by the browser's).
  *
  * @throws WebSocketConnectError `CONNECT_FAILED` (nothing there, refused, timed out, aborted) or
  *   `UNAUTHORIZED` (the token was missing or rejected). The token never appears in an error.
  */
-export async function openWebSocketTransport(options: WebSocketTransportOptions): Promise<WebSocketTransport> {
+export async function openWebSocketTransport(options: WebSocketTransportOptions, runtime?: SocketRuntime): Promise<WebSocketTransport> {
   const Socket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!Socket) {
     throw new TypeError("this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
@@ -102,19 +102,15 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   const redactor = options.token === undefined && !protocols ? undefined : (await import("./secret-redactor.js")).secretRedactor(options.token, protocols);
   let socket: WebSocketLike;
   try {
-    socket = constructSocket(Socket, options.url, {
-      ...(headers ? { headers } : {}),
-      ...(protocols ? { protocols } : {}),
-      // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
-      ...(isWsConstructor(Socket) ? { maxPayload: wsMaxPayloadFor(maxMessageBytes) } : {}),
-    });
+    const init = { ...(headers ? { headers } : {}), ...(protocols ? { protocols } : {}) };
+    socket = runtime ? runtime.construct(Socket, options.url, init, maxMessageBytes) : constructStandard(Socket, options.url, init);
   } catch (error) {
     // An unparsable URL: the runtime's message quotes it whole, credentials included.
     const url = redactUrl(options.url);
     const detail = redactProtocols(error instanceof Error ? error.message : "the runtime refused it", protocols);
     throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(detail)}`, url, undefined);
   }
-  const transport = new WebSocketTransport(socket, options, redactor);
+  const transport = new WebSocketTransport(socket, options, redactor, runtime);
   await transport.opened;
   return transport;
 }
@@ -133,6 +129,7 @@ export class WebSocketTransport implements Transport {
   /** Made once the socket is open and its module has arrived (loaded on demand: see #startHeartbeat). */
   #heartbeat: Heartbeat | undefined;
   readonly #redactor: SecretRedactor | undefined;
+  readonly #runtime: SocketRuntime | undefined;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -146,10 +143,15 @@ export class WebSocketTransport implements Transport {
   #socketGone: Promise<void> | undefined;
   #onOpenFailed: (detail: string | undefined, why?: "timeout" | "abort") => void = () => {};
 
-  /** `redactor`: the secrets of `options` (see secret-redactor), taken out of every frame and the close reason. */
-  constructor(socket: WebSocketLike, options: WebSocketTransportOptions, redactor?: SecretRedactor) {
+  /**
+   * `redactor`: the secrets of `options` (see secret-redactor), taken out of every frame and the
+   * close reason. `runtime`: what the `ws` package and the server-side runtimes need (see
+   * socket-runtime); without it the socket is used as a standard (a page's) WebSocket.
+   */
+  constructor(socket: WebSocketLike, options: WebSocketTransportOptions, redactor?: SecretRedactor, runtime?: SocketRuntime) {
     this.#socket = socket;
     this.#redactor = redactor;
+    this.#runtime = runtime;
     this.#options = options;
     this.#resolved = resolveOptions(options);
     this.messages$ = this.#inbox.messages$;
@@ -157,12 +159,13 @@ export class WebSocketTransport implements Transport {
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.opened = this.#watchOpening();
     socket.addEventListener("open", () => this.#startHeartbeat());
-    if (isWsSocket(socket)) {
-      // ws hands over a text frame's bytes: an oversize one is measured and dropped without ever becoming a string.
-      socket.on("message", (data, isBinary) => this.#receiveBytes(data, isBinary));
-    } else {
-      socket.addEventListener("message", (event) => this.#receive(event.data));
-    }
+    const sink: FrameSink = {
+      arrived: () => this.#arrived(),
+      binary: () => this.#reportBinary(),
+      oversize: (bytes, why) => this.#reportOversize(bytes, why),
+      text: (text) => this.#parse(text),
+    };
+    if (!runtime?.listen(socket, this.#resolved.maxMessageBytes, sink)) socket.addEventListener("message", (event) => this.#receive(event.data));
     socket.addEventListener("error", (event) => {
       const detail = errorDetail(event);
       if (!this.#isOpen) this.#onOpenFailed(detail);
@@ -228,7 +231,7 @@ export class WebSocketTransport implements Transport {
         // Already closing.
       }
       const cancel = startTimer(this.#resolved.closeTimeoutMs, () => {
-        terminateSocket(this.#socket);
+        this.#terminate();
         resolve();
       });
       this.#onSocketClosed = () => {
@@ -241,9 +244,8 @@ export class WebSocketTransport implements Transport {
 
   /** The runtime's WebSocket refused a message over its own ceiling and failed the connection. */
   #messageTooBig(detail: string | undefined, cause: unknown): Error {
-    const limit = isWsSocket(this.#socket)
-      ? `over ${wsMaxPayloadFor(this.#resolved.maxMessageBytes)} bytes (maxMessageBytes plus ws's margin)`
-      : "over this runtime's WebSocket limit (Node 22 and Bun: 128 MiB, Deno: 64 MiB)";
+    const limit =
+      this.#runtime?.limitOf(this.#socket, this.#resolved.maxMessageBytes) ?? "over this runtime's WebSocket limit (Node 22 and Bun: 128 MiB, Deno: 64 MiB)";
     return new Error(
       `the server sent a message ${limit}, which the WebSocket does not hold in memory: it closed the connection (${redactSecrets(detail ?? "message too big")}); a message over maxMessageBytes but under that limit is dropped instead`,
       { cause },
@@ -281,7 +283,13 @@ export class WebSocketTransport implements Transport {
   /** The heartbeat got no answer: no close handshake to wait for, drop the connection now. */
   #peerIsDead(error: Error): void {
     this.#finish({ reason: "error", error });
-    terminateSocket(this.#socket);
+    this.#terminate();
+  }
+
+  /** Drops the connection with no close handshake: the runtime's way (see terminateSocket), else the socket's own `terminate()`, if any. */
+  #terminate(): void {
+    if (this.#runtime) this.#runtime.terminate(this.#socket);
+    else this.#socket.terminate?.();
   }
 
   #watchOpening(): Promise<void> {
@@ -341,28 +349,19 @@ export class WebSocketTransport implements Transport {
     });
   }
 
-  #receive(data: unknown): void {
-    if (this.#closeInfo) return;
+  /** A frame came: it counts as life, unless the transport has closed (false: it is dropped). */
+  #arrived(): boolean {
+    if (this.#closeInfo) return false;
     this.#heartbeat?.frameReceived();
+    return true;
+  }
+
+  #receive(data: unknown): void {
+    if (!this.#arrived()) return;
     if (typeof data !== "string") return this.#reportBinary();
     const oversize = utf8BytesOver(data, this.#resolved.maxMessageBytes);
     if (oversize !== undefined) return this.#reportOversize(oversize);
     this.#parse(data);
-  }
-
-  /** ws's message event: a text frame as its UTF-8 bytes. */
-  #receiveBytes(data: { readonly length: number; toString(): string }, isBinary: boolean): void {
-    if (this.#closeInfo) return;
-    this.#heartbeat?.frameReceived();
-    if (isBinary) return this.#reportBinary();
-    if (data.length > this.#resolved.maxMessageBytes) return this.#reportOversize(data.length);
-    let text: string;
-    try {
-      text = data.toString();
-    } catch {
-      return this.#reportOversize(data.length, "longer than a string can be on this runtime");
-    }
-    this.#parse(text);
   }
 
   #reportBinary(): void {
