@@ -20,8 +20,11 @@ export interface SocketRuntime {
   construct(Socket: WebSocketConstructor, url: string, init: SocketInit, maxMessageBytes: number): WebSocketLike;
   /** Listens to the socket's frames itself when it can do better than its `message` event (ws: as bytes); false when it does not. */
   listen(socket: WebSocketLike, maxMessageBytes: number, sink: FrameSink): boolean;
-  /** The limit the socket refused a message over, in words, when this runtime knows it. */
-  limitOf(socket: WebSocketLike, maxMessageBytes: number): string | undefined;
+  /**
+   * The error of an `error` event after opening that is the runtime's WebSocket refusing a message
+   * over its own ceiling (it then fails the connection); undefined for any other error.
+   */
+  tooBig(socket: WebSocketLike, event: { readonly error?: unknown }, detail: string | undefined, maxMessageBytes: number): Error | undefined;
   /** Drops the connection at once (see terminateSocket). */
   terminate(socket: WebSocketLike): void;
 }

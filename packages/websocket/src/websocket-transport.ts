@@ -169,8 +169,12 @@ export class WebSocketTransport implements Transport {
     socket.addEventListener("error", (event) => {
       const detail = errorDetail(event);
       if (!this.#isOpen) this.#onOpenFailed(detail);
-      else if (isMessageTooBig(event, detail)) this.#finish({ reason: "error", error: this.#messageTooBig(detail, event.error) });
-      else this.#finish({ reason: "error", error: new Error(`WebSocket error${detail === undefined ? "" : `: ${detail}`}`) });
+      else
+        this.#finish({
+          reason: "error",
+          error:
+            runtime?.tooBig(socket, event, detail, this.#resolved.maxMessageBytes) ?? new Error(`WebSocket error${detail === undefined ? "" : `: ${detail}`}`),
+        });
     });
     socket.addEventListener("close", (event) => {
       this.#socketClosed = true;
@@ -240,16 +244,6 @@ export class WebSocketTransport implements Transport {
       };
     });
     return this.#socketGone;
-  }
-
-  /** The runtime's WebSocket refused a message over its own ceiling and failed the connection. */
-  #messageTooBig(detail: string | undefined, cause: unknown): Error {
-    const limit =
-      this.#runtime?.limitOf(this.#socket, this.#resolved.maxMessageBytes) ?? "over this runtime's WebSocket limit (Node 22 and Bun: 128 MiB, Deno: 64 MiB)";
-    return new Error(
-      `the server sent a message ${limit}, which the WebSocket does not hold in memory: it closed the connection (${redactSecrets(detail ?? "message too big")}); a message over maxMessageBytes but under that limit is dropped instead`,
-      { cause },
-    );
   }
 
   /**
@@ -405,14 +399,6 @@ export class WebSocketTransport implements Transport {
     // A close decided here (an error, a failed opening) must not leave the socket open either.
     if (!this.#socketClosed) void this.#shutdownSocket();
   }
-}
-
-/** What each runtime says when a message is over its own limit: ws, Node 22 (undici), Deno, Bun. */
-const MESSAGE_TOO_BIG = /max payload size exceeded|payload size exceeds|frame too large|message too big/i;
-
-function isMessageTooBig(event: { readonly error?: unknown }, detail: string | undefined): boolean {
-  const code = (event.error as { code?: unknown } | undefined)?.code;
-  return code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" || code === "WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH" || MESSAGE_TOO_BIG.test(detail ?? "");
 }
 
 /** What an error event says, if anything: `message` (ws, Deno, Bun, undici) or a wrapped error's. */
