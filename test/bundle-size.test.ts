@@ -1,6 +1,8 @@
 // tools/bundle-size.mjs: the browser client (core + @codex-rpc/websocket's browser entry) bundles
 // for the browser with no Node module, and its size is measured. The issue's target (15 KB
-// min+gzip without rxjs) is not met yet (22.8 KB measured, 22.83: 21.7 KB, then 0.07 KB for putting an agent message that came whole on text$, 0.17 KB for interrupting the turn of a turn/start answered after it timed out, 0.29 KB so that a stalled chunk loaded on demand holds no call, 0.07 KB for sending again an interrupt codex refused before it began the turn, 0.08 KB for taking a WebSocket's echoed secrets out of its frames, 0.26 KB for the wide-delta path of StreamedText and 0.15 KB for turn.steer loaded with the turn again (on demand, an interrupt called after it overtook it) and a command's request queue; 22.8 KB before a turn's rare paths, exec's
+// min+gzip without rxjs) is not met yet (21.7 KB measured, 21.74: 22.84 before what only ws and the server-side runtimes need left the browser entry
+// (0.47 KB) and the heartbeat's probing (0.28 KB), the resuming of threads after a reconnect, exec's output and request, a login's reply fields,
+// fs.watch's watching and OutputValidationError's schema issues moved out of the first load (0.36 KB); of 22.84: 21.7 KB, then 0.07 KB for putting an agent message that came whole on text$, 0.17 KB for interrupting the turn of a turn/start answered after it timed out, 0.29 KB so that a stalled chunk loaded on demand holds no call, 0.07 KB for sending again an interrupt codex refused before it began the turn, 0.08 KB for taking a WebSocket's echoed secrets out of its frames, 0.26 KB for the wide-delta path of StreamedText and 0.15 KB for turn.steer loaded with the turn again (on demand, an interrupt called after it overtook it) and a command's request queue; 22.8 KB before a turn's rare paths, exec's
 // runner, the -32001 retries and the paging loaded on demand; 28.5 KB before the first such round): the tool exits 1 for it, and this test
 // holds the size to its measured ceiling so that it only goes down.
 import { spawnSync } from "node:child_process";
@@ -9,7 +11,7 @@ import { expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..");
 /** The measured size of core + browser transport (min+gzip, no rxjs), rounded up: lower it as the bundle shrinks. */
-const CEILING_KB = 22.9;
+const CEILING_KB = 21.8;
 
 interface Report {
   readonly targetKb: number;

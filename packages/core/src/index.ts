@@ -15,7 +15,8 @@ export type { CodexReviewTurn, CompletedReview, ReviewOptions, ReviewTargetOf } 
 export type { ListOptions, PageEntryIn } from "./session/paginate.js";
 export type { OutputOf, OutputSchema } from "./session/structured-output.js";
 export type { JsonSchemaObject, SchemaOutput, StandardSchemaWithJsonSchema } from "./util/standard-schema-json.js";
-export { OutputValidationError, ThreadBusyError, TurnNotRunningError } from "./errors/turn-errors.js";
+export { OutputValidationError } from "./errors/output-validation-error.js";
+export { ThreadBusyError, TurnNotRunningError } from "./errors/turn-errors.js";
 export type {
   CodexProtocol,
   DefaultProtocolTypes,

@@ -22,6 +22,12 @@ export function constructSocket(Socket: WebSocketConstructor, url: string, init:
     if (!protocols) return Object.keys(options).length > 0 ? new Socket(url, options) : new Socket(url);
     return new Socket(url, protocols, options);
   }
+  return constructStandard(Socket, url, init);
+}
+
+/** constructSocket for every WebSocket but ws's (a page's, Deno's, Bun's, Node 22's). */
+export function constructStandard(Socket: WebSocketConstructor, url: string, init: SocketInit): WebSocketLike {
+  const protocols = init.protocols ? [...init.protocols] : undefined;
   if (init.headers) return new Socket(url, { headers: init.headers, ...(protocols ? { protocols } : {}) });
   return protocols ? new Socket(url, protocols) : new Socket(url);
 }

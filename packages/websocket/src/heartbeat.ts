@@ -1,4 +1,4 @@
-import { checkTimeout, startTimer, type CancelTimer } from "@codex-rpc/core/transport";
+import { checkTimeout } from "@codex-rpc/core/transport";
 
 export interface HeartbeatOptions {
   /** Send a probe after this long without receiving a frame. Default 30 000 ms; `Infinity`: never. */
@@ -13,10 +13,6 @@ export interface HeartbeatOptions {
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
 export const DEFAULT_HEARTBEAT_TIMEOUT_MS = 10_000;
 
-/** The id prefix of probe requests; a response carrying it is a probe's answer. */
-export const HEARTBEAT_ID_PREFIX = "codex-rpc-heartbeat-";
-export const HEARTBEAT_METHOD = "codex-rpc/heartbeat";
-
 /** Validates the option up front, so a misspelt value fails `openWebSocketTransport`, not a timer. */
 export function resolveHeartbeat(option: HeartbeatOptions | false | undefined): Required<HeartbeatOptions> | undefined {
   if (option === false) return undefined;
@@ -27,89 +23,3 @@ export function resolveHeartbeat(option: HeartbeatOptions | false | undefined): 
   if (!(intervalMs > 0) || !(timeoutMs > 0)) throw new RangeError(`heartbeat intervalMs and timeoutMs must be above 0, got ${intervalMs} and ${timeoutMs}`);
   return intervalMs === Infinity ? undefined : { intervalMs, timeoutMs };
 }
-
-/**
- * Notices a peer that stopped answering. Any received frame counts as life; after `intervalMs`
- * without one it sends a probe (a request codex always answers, if only with an error), and if
- * nothing arrives within `timeoutMs` after that, it calls `onDead`. Per frame it only stores a
- * timestamp and a count: no timer is touched on the hot path.
- */
-export class Heartbeat {
-  readonly #options: Required<HeartbeatOptions>;
-  readonly #sendProbe: (text: string) => void;
-  readonly #onDead: (error: Error) => void;
-  #lastFrameAt = performance.now();
-  #frames = 0;
-  #probes = 0;
-  #cancel: CancelTimer | undefined;
-  /** Ids of probes sent and not yet answered: only their answers are the heartbeat's. */
-  readonly #outstanding = new Set<string>();
-
-  constructor(options: Required<HeartbeatOptions>, sendProbe: (text: string) => void, onDead: (error: Error) => void) {
-    this.#options = options;
-    this.#sendProbe = sendProbe;
-    this.#onDead = onDead;
-  }
-
-  start(): void {
-    this.#lastFrameAt = performance.now();
-    this.#wait(this.#options.intervalMs);
-  }
-
-  frameReceived(): void {
-    this.#lastFrameAt = performance.now();
-    this.#frames++;
-  }
-
-  /**
-   * Takes the answer to one of its own probes (exactly an id it sent and has not seen answered),
-   * and says whether it did; anything else, even with the same prefix, is the connection's.
-   */
-  takeReply(message: { readonly id?: unknown; readonly method?: unknown }): boolean {
-    if (typeof message.id !== "string" || message.method !== undefined || !this.#outstanding.delete(message.id)) return false;
-    this.#probeAnswered();
-    return true;
-  }
-
-  /** A probe's answer came: the next one is due `intervalMs` from now, not when the deadline passes. */
-  #probeAnswered(): void {
-    if (this.#cancel === undefined) return;
-    this.stop();
-    this.#wait(this.#options.intervalMs);
-  }
-
-  stop(): void {
-    this.#cancel?.();
-    this.#cancel = undefined;
-  }
-
-  #wait(ms: number): void {
-    this.#cancel = startTimer(ms, () => this.#check());
-  }
-
-  #check(): void {
-    const idle = performance.now() - this.#lastFrameAt;
-    if (idle < this.#options.intervalMs) return this.#wait(this.#options.intervalMs - idle);
-    const framesBefore = this.#frames;
-    const id = `${HEARTBEAT_ID_PREFIX}${++this.#probes}`;
-    this.#outstanding.add(id);
-    if (this.#outstanding.size > MAX_OUTSTANDING_PROBES) this.#outstanding.delete(this.#outstanding.values().next().value as string);
-    try {
-      this.#sendProbe(JSON.stringify({ id, method: HEARTBEAT_METHOD }));
-    } catch (error) {
-      return this.#onDead(new Error(`heartbeat: could not send a probe: ${error instanceof Error ? error.message : String(error)}`, { cause: error }));
-    }
-    this.#cancel = startTimer(this.#options.timeoutMs, () => {
-      if (this.#frames !== framesBefore) return this.#check();
-      const { intervalMs, timeoutMs } = this.#options;
-      this.#onDead(
-        new Error(
-          `heartbeat timed out: nothing received for ${Math.round(idle) + timeoutMs} ms (a probe after ${intervalMs} ms of silence got no answer within ${timeoutMs} ms)`,
-        ),
-      );
-    });
-  }
-}
-
-/** Probes whose answers are still expected; older ones are forgotten (their late answers become unknown-response diagnostics). */
-const MAX_OUTSTANDING_PROBES = 16;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { openWebSocketTransport as openPortable, type WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { type RelayTransportOptions, relayTransportOptions } from "./relay-protocol.js";
+import { SERVER_SOCKETS } from "./server-sockets.js";
 
 export { WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 export { WebSocketConnectError } from "./connect-failure.js";
@@ -32,10 +33,10 @@ export async function openWebSocketTransport(options: NodeWebSocketTransportOpti
   if ((socketPath === undefined) === (url === undefined)) throw new TypeError("openWebSocketTransport: give exactly one of `url` and `socketPath`");
   if (socketPath !== undefined) {
     // ws's own scheme for a Unix socket: the socket path, then `:` and the request path.
-    return openPortable({ ...rest, url: `ws+unix://${socketPath}:/`, WebSocket: options.WebSocket ?? (await loadWs()) });
+    return openPortable({ ...rest, url: `ws+unix://${socketPath}:/`, WebSocket: options.WebSocket ?? (await loadWs()) }, SERVER_SOCKETS);
   }
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  return openPortable({ ...rest, url: url!, WebSocket: options.WebSocket ?? global ?? (await loadWs()) });
+  return openPortable({ ...rest, url: url!, WebSocket: options.WebSocket ?? global ?? (await loadWs()) }, SERVER_SOCKETS);
 }
 
 /**

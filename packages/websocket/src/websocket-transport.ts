@@ -11,14 +11,14 @@ import { ReplaySubject, type Observable } from "rxjs";
 import { redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import type { ConnectFailure } from "./connect-failure-probe.js";
 import type { SecretRedactor } from "./secret-redactor.js";
-import { Heartbeat, resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
-import { constructSocket } from "./construct-socket.js";
-import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver, wsMaxPayloadFor } from "./message-size.js";
+import { resolveHeartbeat, type HeartbeatOptions } from "./heartbeat.js";
+import type { Heartbeat } from "./heartbeat-probe.js";
+import { constructStandard } from "./construct-socket.js";
+import { checkMaxMessageBytes, DEFAULT_MAX_MESSAGE_BYTES, utf8BytesOver } from "./message-size.js";
 import { offersRelayProtocol, RELAY_DISCOVERY_PATH } from "./relay-protocol.js";
 import { checkProtocols, redactProtocols } from "./subprotocols.js";
-import { terminateSocket } from "./terminate-socket.js";
 import type { WebSocketConstructor, WebSocketLike } from "./websocket-like.js";
-import { isWsConstructor, isWsSocket } from "./ws-socket.js";
+import type { FrameSink, SocketRuntime } from "./socket-runtime.js";
 
 export interface WebSocketTransportOptions {
   /** The server's address, e.g. `ws://127.0.0.1:4500` (codex `--listen ws://IP:PORT`). */
@@ -77,12 +77,13 @@ function resolveOptions(options: WebSocketTransportOptions): ResolvedOptions {
 
 /**
  * Opens a WebSocket to a codex app-server and resolves with its transport once the connection is
- * open: one JSON message per text frame, each way.
+ * open: one JSON message per text frame, each way. `runtime`: what ws and the server-side runtimes
+ * need (SERVER_SOCKETS, given by the entries of Node, Deno and Bun; not by the browser's).
  *
  * @throws WebSocketConnectError `CONNECT_FAILED` (nothing there, refused, timed out, aborted) or
  *   `UNAUTHORIZED` (the token was missing or rejected). The token never appears in an error.
  */
-export async function openWebSocketTransport(options: WebSocketTransportOptions): Promise<WebSocketTransport> {
+export async function openWebSocketTransport(options: WebSocketTransportOptions, runtime?: SocketRuntime): Promise<WebSocketTransport> {
   const Socket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!Socket) {
     throw new TypeError("this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
@@ -101,19 +102,15 @@ export async function openWebSocketTransport(options: WebSocketTransportOptions)
   const redactor = options.token === undefined && !protocols ? undefined : (await import("./secret-redactor.js")).secretRedactor(options.token, protocols);
   let socket: WebSocketLike;
   try {
-    socket = constructSocket(Socket, options.url, {
-      ...(headers ? { headers } : {}),
-      ...(protocols ? { protocols } : {}),
-      // ws closes the connection for a message over its maxPayload (default 100 MiB): room above our cap.
-      ...(isWsConstructor(Socket) ? { maxPayload: wsMaxPayloadFor(maxMessageBytes) } : {}),
-    });
+    const init = { ...(headers ? { headers } : {}), ...(protocols ? { protocols } : {}) };
+    socket = runtime ? runtime.construct(Socket, options.url, init, maxMessageBytes) : constructStandard(Socket, options.url, init);
   } catch (error) {
     // An unparsable URL: the runtime's message quotes it whole, credentials included.
     const url = redactUrl(options.url);
     const detail = redactProtocols(error instanceof Error ? error.message : "the runtime refused it", protocols);
     throw new WebSocketConnectError("CONNECT_FAILED", `cannot open a WebSocket to ${url}: ${redactSecrets(detail)}`, url, undefined);
   }
-  const transport = new WebSocketTransport(socket, options, redactor);
+  const transport = new WebSocketTransport(socket, options, redactor, runtime);
   await transport.opened;
   return transport;
 }
@@ -129,8 +126,10 @@ export class WebSocketTransport implements Transport {
   readonly #socket: WebSocketLike;
   readonly #options: WebSocketTransportOptions;
   readonly #resolved: ResolvedOptions;
-  readonly #heartbeat: Heartbeat | undefined;
+  /** Made once the socket is open and its module has arrived (loaded on demand: see #startHeartbeat). */
+  #heartbeat: Heartbeat | undefined;
   readonly #redactor: SecretRedactor | undefined;
+  readonly #runtime: SocketRuntime | undefined;
   readonly #inbox = new MessageInbox<JsonRpcMessage>();
   readonly #diagnostics = new ReplaySubject<TransportDiagnostic>(DIAGNOSTICS_REPLAY);
   #resolveClosed: (info: TransportCloseInfo) => void = () => {};
@@ -144,38 +143,38 @@ export class WebSocketTransport implements Transport {
   #socketGone: Promise<void> | undefined;
   #onOpenFailed: (detail: string | undefined, why?: "timeout" | "abort") => void = () => {};
 
-  /** `redactor`: the secrets of `options` (see secret-redactor), taken out of every frame and the close reason. */
-  constructor(socket: WebSocketLike, options: WebSocketTransportOptions, redactor?: SecretRedactor) {
+  /**
+   * `redactor`: the secrets of `options` (see secret-redactor), taken out of every frame and the
+   * close reason. `runtime`: what the `ws` package and the server-side runtimes need (see
+   * socket-runtime); without it the socket is used as a standard (a page's) WebSocket.
+   */
+  constructor(socket: WebSocketLike, options: WebSocketTransportOptions, redactor?: SecretRedactor, runtime?: SocketRuntime) {
     this.#socket = socket;
     this.#redactor = redactor;
+    this.#runtime = runtime;
     this.#options = options;
     this.#resolved = resolveOptions(options);
-    const heartbeat = this.#resolved.heartbeat;
-    this.#heartbeat =
-      heartbeat &&
-      new Heartbeat(
-        heartbeat,
-        (probe) => socket.send(probe),
-        (error) => this.#peerIsDead(error),
-      );
     this.messages$ = this.#inbox.messages$;
     this.diagnostics$ = this.#diagnostics.asObservable();
     this.closed = new Promise((resolve) => (this.#resolveClosed = resolve));
     this.opened = this.#watchOpening();
-    socket.addEventListener("open", () => {
-      if (this.#isOpen && !this.#closeInfo && !this.#closing) this.#heartbeat?.start();
-    });
-    if (isWsSocket(socket)) {
-      // ws hands over a text frame's bytes: an oversize one is measured and dropped without ever becoming a string.
-      socket.on("message", (data, isBinary) => this.#receiveBytes(data, isBinary));
-    } else {
-      socket.addEventListener("message", (event) => this.#receive(event.data));
-    }
+    socket.addEventListener("open", () => this.#startHeartbeat());
+    const sink: FrameSink = {
+      arrived: () => this.#arrived(),
+      binary: () => this.#reportBinary(),
+      oversize: (bytes, why) => this.#reportOversize(bytes, why),
+      text: (text) => this.#parse(text),
+    };
+    if (!runtime?.listen(socket, this.#resolved.maxMessageBytes, sink)) socket.addEventListener("message", (event) => this.#receive(event.data));
     socket.addEventListener("error", (event) => {
       const detail = errorDetail(event);
       if (!this.#isOpen) this.#onOpenFailed(detail);
-      else if (isMessageTooBig(event, detail)) this.#finish({ reason: "error", error: this.#messageTooBig(detail, event.error) });
-      else this.#finish({ reason: "error", error: new Error(`WebSocket error${detail === undefined ? "" : `: ${detail}`}`) });
+      else
+        this.#finish({
+          reason: "error",
+          error:
+            runtime?.tooBig(socket, event, detail, this.#resolved.maxMessageBytes) ?? new Error(`WebSocket error${detail === undefined ? "" : `: ${detail}`}`),
+        });
     });
     socket.addEventListener("close", (event) => {
       this.#socketClosed = true;
@@ -236,7 +235,7 @@ export class WebSocketTransport implements Transport {
         // Already closing.
       }
       const cancel = startTimer(this.#resolved.closeTimeoutMs, () => {
-        terminateSocket(this.#socket);
+        this.#terminate();
         resolve();
       });
       this.#onSocketClosed = () => {
@@ -247,21 +246,44 @@ export class WebSocketTransport implements Transport {
     return this.#socketGone;
   }
 
-  /** The runtime's WebSocket refused a message over its own ceiling and failed the connection. */
-  #messageTooBig(detail: string | undefined, cause: unknown): Error {
-    const limit = isWsSocket(this.#socket)
-      ? `over ${wsMaxPayloadFor(this.#resolved.maxMessageBytes)} bytes (maxMessageBytes plus ws's margin)`
-      : "over this runtime's WebSocket limit (Node 22 and Bun: 128 MiB, Deno: 64 MiB)";
-    return new Error(
-      `the server sent a message ${limit}, which the WebSocket does not hold in memory: it closed the connection (${redactSecrets(detail ?? "message too big")}); a message over maxMessageBytes but under that limit is dropped instead`,
-      { cause },
+  /**
+   * The heartbeat starts once the socket is open, its module loaded then (nothing needs it before
+   * its first probe, `intervalMs` later). Should the module fail to load, a diagnostic says the
+   * connection goes unwatched; a transport closed meanwhile starts none.
+   */
+  #startHeartbeat(): void {
+    const options = this.#resolved.heartbeat;
+    if (!options || !this.#isOpen) return;
+    import("./heartbeat-probe.js").then(
+      ({ Heartbeat }) => {
+        if (this.#closeInfo || this.#closing) return;
+        const socket = this.#socket;
+        this.#heartbeat = new Heartbeat(
+          options,
+          (probe) => socket.send(probe),
+          (error) => this.#peerIsDead(error),
+          startTimer,
+        );
+        this.#heartbeat.start();
+      },
+      (error: unknown) => {
+        if (this.#closeInfo) return;
+        const why = redactSecrets(error instanceof Error ? error.message : String(error));
+        this.#diagnostics.next({ kind: "other", message: `the heartbeat could not be loaded (${why}): a server that stops answering is not noticed` });
+      },
     );
   }
 
   /** The heartbeat got no answer: no close handshake to wait for, drop the connection now. */
   #peerIsDead(error: Error): void {
     this.#finish({ reason: "error", error });
-    terminateSocket(this.#socket);
+    this.#terminate();
+  }
+
+  /** Drops the connection with no close handshake: the runtime's way (see terminateSocket), else the socket's own `terminate()`, if any. */
+  #terminate(): void {
+    if (this.#runtime) this.#runtime.terminate(this.#socket);
+    else this.#socket.terminate?.();
   }
 
   #watchOpening(): Promise<void> {
@@ -321,28 +343,19 @@ export class WebSocketTransport implements Transport {
     });
   }
 
-  #receive(data: unknown): void {
-    if (this.#closeInfo) return;
+  /** A frame came: it counts as life, unless the transport has closed (false: it is dropped). */
+  #arrived(): boolean {
+    if (this.#closeInfo) return false;
     this.#heartbeat?.frameReceived();
+    return true;
+  }
+
+  #receive(data: unknown): void {
+    if (!this.#arrived()) return;
     if (typeof data !== "string") return this.#reportBinary();
     const oversize = utf8BytesOver(data, this.#resolved.maxMessageBytes);
     if (oversize !== undefined) return this.#reportOversize(oversize);
     this.#parse(data);
-  }
-
-  /** ws's message event: a text frame as its UTF-8 bytes. */
-  #receiveBytes(data: { readonly length: number; toString(): string }, isBinary: boolean): void {
-    if (this.#closeInfo) return;
-    this.#heartbeat?.frameReceived();
-    if (isBinary) return this.#reportBinary();
-    if (data.length > this.#resolved.maxMessageBytes) return this.#reportOversize(data.length);
-    let text: string;
-    try {
-      text = data.toString();
-    } catch {
-      return this.#reportOversize(data.length, "longer than a string can be on this runtime");
-    }
-    this.#parse(text);
   }
 
   #reportBinary(): void {
@@ -386,14 +399,6 @@ export class WebSocketTransport implements Transport {
     // A close decided here (an error, a failed opening) must not leave the socket open either.
     if (!this.#socketClosed) void this.#shutdownSocket();
   }
-}
-
-/** What each runtime says when a message is over its own limit: ws, Node 22 (undici), Deno, Bun. */
-const MESSAGE_TOO_BIG = /max payload size exceeded|payload size exceeds|frame too large|message too big/i;
-
-function isMessageTooBig(event: { readonly error?: unknown }, detail: string | undefined): boolean {
-  const code = (event.error as { code?: unknown } | undefined)?.code;
-  return code === "WS_ERR_UNSUPPORTED_MESSAGE_LENGTH" || code === "WS_ERR_UNSUPPORTED_DATA_PAYLOAD_LENGTH" || MESSAGE_TOO_BIG.test(detail ?? "");
 }
 
 /** What an error event says, if anything: `message` (ws, Deno, Bun, undici) or a wrapped error's. */

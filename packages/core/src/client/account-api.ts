@@ -44,14 +44,12 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
 
   /** Starts a ChatGPT browser login; resolves with the URL to open and the login's completion. */
   async loginWithChatGpt(options: LoginOptions = {}): Promise<ChatGptLogin<T>> {
-    const { result, pending } = await this.#startLogin({ type: "chatgpt" }, options);
-    return { ...pending, authUrl: stringField(result, "authUrl") };
+    return this.#startLogin({ type: "chatgpt" }, options, ["authUrl"]);
   }
 
   /** Starts a ChatGPT device-code login; resolves with the URL and code to show and the login's completion. */
   async loginWithDeviceCode(options: LoginOptions = {}): Promise<DeviceCodeLogin<T>> {
-    const { result, pending } = await this.#startLogin({ type: "chatgptDeviceCode" }, options);
-    return { ...pending, verificationUrl: stringField(result, "verificationUrl"), userCode: stringField(result, "userCode") };
+    return this.#startLogin({ type: "chatgptDeviceCode" }, options, ["verificationUrl", "userCode"]);
   }
 
   /** Cancels a login by id (`account/login/cancel`): `"canceled"` or `"notFound"`. */
@@ -80,14 +78,9 @@ export class CodexAccount<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     await this.#host.request("account/logout", undefined);
   }
 
-  /** `account/login/start` for a login that completes later (see account-login). */
-  async #startLogin(params: object, options: LoginOptions): Promise<{ result: Record<string, unknown>; pending: PendingLogin<T> }> {
+  /** `account/login/start` for a login that completes later (see account-login), with these string fields of codex's reply. */
+  async #startLogin<F extends string>(params: object, options: LoginOptions, fields: readonly F[]): Promise<PendingLogin<T> & Record<F, string>> {
     const { startLogin } = await this.#host.load("account/login/start", import("./account-login.js"), options);
-    return startLogin<T>(this.#host, params, options, (loginId) => this.cancelLogin(loginId));
+    return startLogin<T, F>(this.#host, params, options, (loginId) => this.cancelLogin(loginId), fields);
   }
-}
-
-function stringField(result: Record<string, unknown>, key: string): string {
-  const value = result[key];
-  return typeof value === "string" ? value : "";
 }

@@ -36,12 +36,13 @@ export interface PendingLogin<T extends ProtocolTypesShape = DefaultProtocolType
  * listened for before the request goes out (codex may send it at any time after), and matched by
  * `loginId` once the reply names it.
  */
-export async function startLogin<T extends ProtocolTypesShape>(
+export async function startLogin<T extends ProtocolTypesShape, F extends string>(
   host: ApiHost,
   params: object,
   options: LoginOptions,
   cancelLogin: (loginId: string) => Promise<string>,
-): Promise<{ result: Record<string, unknown>; pending: PendingLogin<T> }> {
+  fields: readonly F[],
+): Promise<PendingLogin<T> & Record<F, string>> {
   const { signal } = options;
   if (signal?.aborted) throw new RequestAbortedError("account/login/start", undefined, signal.reason);
   const early: LoginCompletion<T>[] = [];
@@ -101,7 +102,10 @@ export async function startLogin<T extends ProtocolTypesShape>(
     if (signal.aborted) onAbort();
   }
   const id = loginId;
-  return { result, pending: { loginId: id, completed, cancel: () => cancelLogin(id) } };
+  const login: Record<string, unknown> = { loginId: id, completed, cancel: () => cancelLogin(id) };
+  // The reply's strings the login hands on (`authUrl`; `verificationUrl`, `userCode`): "" when missing.
+  for (const field of fields) login[field] = typeof result[field] === "string" ? result[field] : "";
+  return login as PendingLogin<T> & Record<F, string>;
 }
 
 /** The error of a request that carried `secret`, with every occurrence of it replaced (a server may echo what it got). */

@@ -40,7 +40,7 @@ import {
 import type { JsonRpcNotification } from "../framing/json-rpc-message.js";
 import { NotificationRouter } from "./notification-router.js";
 import type { Reconnector } from "./reconnector.js";
-import type { Reconnection, ReconnectOptions, ResumedThread, TransportFactory } from "./reconnect-policy.js";
+import type { Reconnection, ReconnectOptions, TransportFactory } from "./reconnect-policy.js";
 import { ServerRequestDispatcher, type UntypedServerRequestHandler } from "./server-request-dispatcher.js";
 import { validationErrors, type ValidatorTables } from "./validator-tables.js";
 import type { SessionHost, ThreadListener } from "../session/session-host.js";
@@ -304,7 +304,8 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
               await this.#handshake();
             },
             closeConnection: () => this.#connection.close(),
-            resumeOpenThreads: () => this.#resumeOpenThreads(),
+            openThreads: this.#openThreads,
+            request: (method, params) => this.#request(method, params),
           })
         : undefined;
     this.reconnections$ = this.#reconnections.asObservable();
@@ -434,19 +435,6 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     }
     this.#state.next("open");
     this.#reconnections.next(outcome.reconnected);
-  }
-
-  async #resumeOpenThreads(): Promise<ResumedThread[]> {
-    const resumed: ResumedThread[] = [];
-    for (const [threadId, approvalPolicy] of this.#openThreads) {
-      try {
-        const { thread } = (await this.#request("thread/resume", { threadId, approvalPolicy })) as { thread: ProtocolThread };
-        resumed.push({ threadId, resumed: true, thread });
-      } catch (error) {
-        resumed.push({ threadId, resumed: false, error: error instanceof Error ? error : new Error(String(error)) });
-      }
-    }
-    return resumed;
   }
 
   /** Closed for good: every stream completes and `closed` resolves. */

@@ -1,8 +1,6 @@
-import { filter } from "rxjs";
-import { InvalidOptionError, RequestAbortedError } from "../errors/errors.js";
+import { InvalidOptionError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape } from "../rpc/protocol-types.js";
 import { CodexCommand } from "../session/codex-command.js";
-import { isRecord } from "../util/is-record.js";
 import { clientChosenId, type ApiHost } from "./api-host.js";
 
 /**
@@ -32,20 +30,12 @@ export function startCommand<T extends ProtocolTypesShape>(
   const { signal, ...rest } = options as ExecOptions & Record<string, unknown>;
   const processId = typeof rest.processId === "string" ? rest.processId : clientChosenId("codex-rpc-exec");
   const params = { ...rest, command: [...command], processId, streamStdoutStderr: true };
-  const terminate = () => void host.request("command/exec/terminate", { processId }).catch(() => undefined);
-  const running = new CodexCommand<T>(processId, {
-    output: host.notifications("command/exec/outputDelta").pipe(filter((delta) => isRecord(delta) && delta.processId === processId)),
-    start: () => {
-      if (signal?.aborted) return Promise.reject(new RequestAbortedError("command/exec", undefined, signal.reason));
-      signal?.addEventListener("abort", terminate, { once: true });
-      const reply = host.request("command/exec", params);
-      const done = () => signal?.removeEventListener("abort", terminate);
-      reply.then(done, done);
-      return reply;
-    },
-    request: (method, requestParams) => host.request(method, requestParams),
+  return new CodexCommand<T>(processId, {
+    params,
+    signal,
+    notifications: host.notifications,
+    request: host.request,
     load: (method, load) => host.load(method, load, { signal }),
-    report: (diagnostic) => host.report(diagnostic),
+    report: host.report,
   });
-  return running;
 }

@@ -1,8 +1,8 @@
-import { Observable } from "rxjs";
+import { Observable, type Unsubscribable } from "rxjs";
 import { ProtocolError } from "../errors/errors.js";
 import type { DefaultProtocolTypes, ParamsIn, ProtocolTypesShape, ResultIn } from "../rpc/protocol-types.js";
 import { isRecord } from "../util/is-record.js";
-import { clientChosenId, type ApiHost } from "./api-host.js";
+import type { ApiHost } from "./api-host.js";
 
 type Requests<T extends ProtocolTypesShape> = T["clientRequests"];
 /** A method's params without `path` (the helper's first argument). */
@@ -72,44 +72,19 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
    * not reported).
    */
   watch(path: string): Observable<FsChange<T>> {
+    // The watching is fs-watch's, loaded on demand (within fs/watch's timeout) by the first subscriber.
     return new Observable<FsChange<T>>((subscriber) => {
-      const watchId = clientChosenId("codex-rpc-watch");
-      let watching = false;
+      let watch: Unsubscribable | undefined;
       let stopped = false;
-      const unwatch = () => void this.#host.request("fs/unwatch", { watchId }).catch(() => undefined);
-      const changes = this.#host.notifications("fs/changed").subscribe({
-        next: (change) => {
-          if (isRecord(change) && change.watchId === watchId) subscriber.next(change as FsChange<T>);
+      this.#host.load("fs/watch", import("./fs-watch.js")).then(
+        (module) => {
+          if (!stopped) watch = (module.watchChanges(this.#host, path) as Observable<FsChange<T>>).subscribe(subscriber);
         },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => subscriber.complete(),
-      });
-      const start = () => {
-        this.#host.request("fs/watch", { path, watchId }).then(
-          () => {
-            watching = true;
-            if (stopped) unwatch();
-          },
-          (error: unknown) => subscriber.error(error),
-        );
-      };
-      start();
-      // A watch lives on one connection: after a reconnect it is asked for again.
-      let dropped = false;
-      const reconnects = this.#host.state$.subscribe((state) => {
-        if (state === "reconnecting") {
-          dropped = true;
-          watching = false;
-        } else if (state === "open" && dropped && !stopped) {
-          dropped = false;
-          start();
-        }
-      });
+        (error: unknown) => subscriber.error(error),
+      );
       return () => {
         stopped = true;
-        changes.unsubscribe();
-        reconnects.unsubscribe();
-        if (watching) unwatch();
+        watch?.unsubscribe();
       };
     });
   }

@@ -1,3 +1,4 @@
+import type { Thread as ProtocolThread } from "@codex-rpc/protocol";
 import type { TransportCloseInfo } from "../errors/errors.js";
 import type { Transport } from "../transport/transport.js";
 import { backoffDelay } from "../util/backoff.js";
@@ -13,8 +14,10 @@ export interface ReconnectSteps {
   connect(transport: Transport): Promise<void>;
   /** Closes the connection a failed attempt opened, with how it ended. */
   closeConnection(): Promise<TransportCloseInfo>;
-  /** Resumes every thread the client has open (`thread/resume`). */
-  resumeOpenThreads(): Promise<ResumedThread[]>;
+  /** The threads the client has open, with their approval policy: each is resumed (`thread/resume`). */
+  readonly openThreads: ReadonlyMap<string, unknown>;
+  /** Sends a request on the new connection. */
+  request(method: string, params: unknown): Promise<unknown>;
 }
 
 /** Either how the reconnection went, or how the last connection ended when the client gave up. */
@@ -75,7 +78,7 @@ export class Reconnector {
         lastClose = transport ? await steps.closeConnection() : { reason: "error", error };
         continue;
       }
-      const threads = await steps.resumeOpenThreads();
+      const threads = await this.#resumeOpenThreads();
       if (this.#droppedDuringReconnect) {
         lastClose = this.#droppedDuringReconnect;
         continue;
@@ -84,6 +87,19 @@ export class Reconnector {
       return { reconnected: { cause, attempts: attempt, disconnectedAt, reconnectedAt: Date.now(), threads } };
     }
     return { gaveUp: lastClose };
+  }
+
+  async #resumeOpenThreads(): Promise<ResumedThread[]> {
+    const resumed: ResumedThread[] = [];
+    for (const [threadId, approvalPolicy] of this.steps.openThreads) {
+      try {
+        const { thread } = (await this.steps.request("thread/resume", { threadId, approvalPolicy })) as { thread: ProtocolThread };
+        resumed.push({ threadId, resumed: true, thread });
+      } catch (error) {
+        resumed.push({ threadId, resumed: false, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+    return resumed;
   }
 
   #backoff(ms: number): Promise<void> {

@@ -3,7 +3,8 @@ import type { ServerNotification, Turn as ProtocolTurn, TurnError, TurnStartPara
 import { toAsyncIterable } from "./async-iterable.js";
 import { describeThrown, excerptOf } from "../util/describe-value.js";
 import { InvalidOptionError, ProtocolError, RequestAbortedError, RequestTimeoutError, TurnTimeoutError } from "../errors/errors.js";
-import { ThreadBusyError, TurnNotRunningError, type OutputValidationError } from "../errors/turn-errors.js";
+import type { OutputValidationError } from "../errors/output-validation-error.js";
+import { ThreadBusyError, TurnNotRunningError } from "../errors/turn-errors.js";
 import { checkTimeout, startTimer, type CancelTimer } from "../util/long-timer.js";
 import { Multicast } from "../util/multicast.js";
 import type {

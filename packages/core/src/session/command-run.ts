@@ -1,7 +1,7 @@
 // A command of `client.exec` at work: its output decoded from base64 as it streams, and its exit.
 // Loaded on demand (import()) by the first `client.exec`, before `command/exec` goes out.
 import type { Observable, Subscription } from "rxjs";
-import { ProtocolError } from "../errors/errors.js";
+import { ProtocolError, RequestAbortedError } from "../errors/errors.js";
 import type { ConnectionDiagnostic } from "../rpc/json-rpc-connection.js";
 import type { MessageInbox } from "../transport/message-inbox.js";
 import { decodeBase64 } from "../util/base64.js";
@@ -30,10 +30,12 @@ export interface CommandExit {
 
 /** What a CodexCommand needs of the client. */
 export interface CommandHost {
-  /** This command's `command/exec/outputDelta` params (already filtered by processId). */
-  readonly output: Observable<unknown>;
-  /** Sends `command/exec`; resolves with its reply, which codex sends after the last output chunk. */
-  start(): Promise<unknown>;
+  /** `command/exec`'s params, `processId` included. */
+  readonly params: { readonly processId: string };
+  /** Aborting it terminates the command (`command/exec/terminate`). */
+  readonly signal: AbortSignal | undefined;
+  /** The client's typed notifications of one method (every process's: filtered here by processId). */
+  notifications(method: string): Observable<unknown>;
   request(method: string, params: unknown): Promise<unknown>;
   /** Waits for a module loaded on demand as request `method` would wait (SessionHost.load, with the signal of `exec`). */
   load<M>(method: string, load: Promise<M>): Promise<M>;
@@ -50,7 +52,9 @@ export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandO
   // ignoreBOM: output that starts with a byte order mark keeps it (it is the command's output).
   const decoders = { stdout: new TextDecoder("utf-8", { ignoreBOM: true }), stderr: new TextDecoder("utf-8", { ignoreBOM: true }) };
   const text = { stdout: [] as string[], stderr: [] as string[] };
-  const subscription: Subscription = host.output.subscribe((delta) => {
+  const { params, signal } = host;
+  const subscription: Subscription = host.notifications("command/exec/outputDelta").subscribe((delta) => {
+    if (!isRecord(delta) || delta.processId !== params.processId) return;
     const chunk = decodeChunk(delta, decoders);
     if (typeof chunk === "string") {
       // Whatever arrives is delivered or reported: this output is lost, and the user should know.
@@ -70,7 +74,11 @@ export async function runCommand(host: CommandHost, inbox: MessageInbox<CommandO
   };
   let result: unknown;
   try {
-    result = await host.start();
+    if (signal?.aborted) throw new RequestAbortedError("command/exec", undefined, signal.reason);
+    const terminate = () => void host.request("command/exec/terminate", { processId: params.processId }).catch(() => undefined);
+    signal?.addEventListener("abort", terminate, { once: true });
+    // codex answers after the last output chunk.
+    result = await host.request("command/exec", params).finally(() => signal?.removeEventListener("abort", terminate));
   } finally {
     ended();
   }

@@ -1,6 +1,6 @@
 // A turn's structured output parsed and validated: loaded on demand (import()) when a turn with an
 // `outputSchema` ends, so a page whose turns have none does not carry it.
-import { OutputValidationError } from "../errors/turn-errors.js";
+import { OutputValidationError } from "../errors/output-validation-error.js";
 import type { PreparedOutputSchema } from "./structured-output.js";
 
 /** How a completed turn's final message fared against its schema. */

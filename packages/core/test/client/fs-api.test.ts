@@ -1,11 +1,13 @@
 import { firstValueFrom } from "rxjs";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CodexClient, type Transport } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { connect } from "../support/connect-to-fake.js";
 
 const sentOf = (received: readonly unknown[], method: string) =>
   received.filter((m): m is { params: unknown } => typeof m === "object" && m !== null && (m as { method?: string }).method === method).map((m) => m.params);
+/** Waits until `fs/watch` went out: the watching loads on demand (fs-watch) when the first subscriber comes. */
+const watchSent = (received: readonly unknown[]) => vi.waitFor(() => expect(sentOf(received, "fs/watch")).toHaveLength(1));
 
 describe("client.fs (scripted server)", () => {
   it("encodes and decodes contents as base64 and sends absolute paths as given", async () => {
@@ -44,7 +46,7 @@ describe("client.fs (scripted server)", () => {
     server.respond("fs/unwatch", () => ({ result: {} }));
     const seen: unknown[] = [];
     const subscription = client.fs.watch("/w").subscribe((change) => seen.push(change));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await watchSent(server.received);
     const { watchId } = (sentOf(server.received, "fs/watch") as { watchId: string }[])[0]!;
     server.notify("fs/changed", { watchId: "someone-else", changedPaths: ["/x"] });
     server.notify("fs/changed", { watchId, changedPaths: ["/w/new.txt"] });
@@ -62,7 +64,7 @@ describe("client.fs (scripted server)", () => {
     server.respond("fs/watch", () => new Promise((resolve) => (answer = () => resolve({ result: { path: "/w" } }))));
     server.respond("fs/unwatch", () => ({ result: {} }));
     const subscription = client.fs.watch("/w").subscribe();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await watchSent(server.received);
     subscription.unsubscribe();
     expect(sentOf(server.received, "fs/unwatch")).toEqual([]);
     answer();
@@ -88,7 +90,7 @@ describe("client.fs.watch across a reconnect (scripted servers)", () => {
     const client = await CodexClient.connect(factory, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 } });
     const seen: unknown[] = [];
     client.fs.watch("/w").subscribe((change) => seen.push(change.changedPaths));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await watchSent(servers[0]!.received);
     const first = sentOf(servers[0]!.received, "fs/watch") as { watchId: string }[];
     servers[0]!.crash();
     const reconnected = await firstValueFrom(client.reconnections$);

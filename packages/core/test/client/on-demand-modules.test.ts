@@ -14,6 +14,7 @@ vi.mock("../../dist/client/reconnect-policy.js", () => failing());
 vi.mock("../../dist/client/reconnector.js", () => failing());
 vi.mock("../../dist/client/account-login.js", () => failing());
 vi.mock("../../dist/client/fs-files.js", () => failing());
+vi.mock("../../dist/client/fs-watch.js", () => failing());
 vi.mock("../../dist/session/rollback.js", () => failing());
 vi.mock("../../dist/session/compaction.js", () => failing());
 vi.mock("../../dist/session/turn-read-back.js", () => failing());
@@ -39,6 +40,9 @@ it("connects, starts a thread and streams a turn's text without loading any of t
   await expect(client.fs.readFile("/etc/hostname")).rejects.toThrow(/error when mocking a module/);
   await expect(thread.rollback()).rejects.toThrow(/error when mocking a module/);
   await expect(client.threads()[Symbol.asyncIterator]().next()).rejects.toThrow(/error when mocking a module/);
+  await expect(new Promise((resolve, reject) => client.fs.watch("/w").subscribe({ next: resolve, error: reject }))).rejects.toThrow(
+    /error when mocking a module/,
+  );
   const running = thread.run("again");
   await running.started;
   await expect(running.interrupt()).rejects.toThrow(/error when mocking a module/);

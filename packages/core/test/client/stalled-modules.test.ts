@@ -23,6 +23,7 @@ vi.mock("../../dist/client/approval-answer.js", () => stalled());
 vi.mock("../../dist/client/reconnector.js", () => stalled());
 vi.mock("../../dist/client/account-login.js", () => stalled());
 vi.mock("../../dist/client/fs-files.js", () => stalled());
+vi.mock("../../dist/client/fs-watch.js", () => stalled());
 vi.mock("../../dist/session/rollback.js", () => stalled());
 vi.mock("../../dist/session/compaction.js", () => stalled());
 vi.mock("../../dist/session/turn-read-back.js", () => stalled());
@@ -56,6 +57,9 @@ it("a call's timeout: RequestTimeoutError with its method and timeoutMs, and the
     requestId: undefined,
   });
   expect(sent(server, "fs/readFile")).toEqual([]);
+  const watched = await new Promise((resolve) => client.fs.watch("/w").subscribe({ error: resolve }));
+  expect(watched).toMatchObject({ code: "REQUEST_TIMEOUT", method: "fs/watch", timeoutMs: 30, requestId: undefined });
+  expect(sent(server, "fs/watch")).toEqual([]);
   await client.close();
 });
 

@@ -14,12 +14,14 @@ function scripted() {
   let settle!: (result: unknown) => void;
   let fail!: (error: unknown) => void;
   const command = new CodexCommand("p1", {
-    output,
-    start: () => {
+    params: { processId: "p1" },
+    signal: undefined,
+    notifications: () => output,
+    request: (method, params) => {
+      if (method !== "command/exec") return Promise.resolve(void requests.push({ method, params }));
       markStarted();
       return new Promise((resolve, reject) => ((settle = resolve), (fail = reject)));
     },
-    request: async (method, params) => void requests.push({ method, params }),
     load: (_method, load) => load,
     report: () => {},
   });
