@@ -40,6 +40,8 @@ export const RelayErrorCode = {
   /** Invalid request: not initialized, already initialized, a message that is not JSON-RPC. */
   invalidRequest: -32600,
   parseError: -32700,
+  /** The relay could not pass the message on (not sendable upstream, or an answer it cannot serialize). */
+  internalError: -32603,
   /** The request names a thread this connection does not own. */
   threadNotOwned: -32003,
 } as const;
@@ -163,7 +165,7 @@ export class RelayMultiplexer {
             resolve(message);
             return;
           }
-          this.#fromUpstream(message);
+          this.#receiveUpstream(message);
         },
         complete: () => {
           clearTimeout(timer);
@@ -192,8 +194,18 @@ export class RelayMultiplexer {
     this.#upstream.send(message).catch(() => {});
   }
 
+  /** A message from the app-server: nothing in it may throw out of the subscription (the relay's process would die). */
+  #receiveUpstream(message: JsonRpcMessage): void {
+    try {
+      this.#fromUpstream(message);
+    } catch (error) {
+      this.#log(`dropped a message from the app-server: relaying it failed (${errorName(error)})`);
+    }
+  }
+
   #fromUpstream(message: JsonRpcMessage): void {
     if (!("method" in message)) return this.#answerFromUpstream(message);
+    if (typeof (message as { method: unknown }).method !== "string") return this.#dropMalformed(message);
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
@@ -228,6 +240,15 @@ export class RelayMultiplexer {
       this.#backlog.set(threadId, kept);
       this.#backlogSize++;
     }
+  }
+
+  /** A message whose `method` is not a string: dropped; a request among them answered -32600 (as codex answers one). */
+  #dropMalformed(message: JsonRpcMessage): void {
+    const id = (message as { id?: unknown }).id;
+    const request = typeof id === "number" || typeof id === "string";
+    this.#log(`dropped a ${request ? "request" : "notification"} from the app-server: its method is not a string`);
+    if (request)
+      this.#sendUpstream({ id, error: { code: RelayErrorCode.invalidRequest, message: "Invalid request: method must be a string" } } as JsonRpcMessage);
   }
 
   #answerFromUpstream(message: JsonRpcMessage & { id: JsonRpcId | null }): void {
@@ -512,6 +533,11 @@ export class RelayConnection {
 /** An answer for a log line: its result or error, short. */
 function describeAnswer(answer: JsonRpcMessage): string {
   return JSON.stringify("error" in answer ? { error: answer.error } : { result: (answer as { result?: unknown }).result }).slice(0, 300);
+}
+
+/** An error's class name for a log line (never its message, which may quote what failed). */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }
 
 function describeUserAgent(result: unknown): string {
