@@ -189,9 +189,38 @@ export class RelayMultiplexer {
     this.#log(`upstream initialized: ${describeUserAgent(this.#initializeResult)}`);
   }
 
-  #sendUpstream(message: JsonRpcMessage): void {
+  /** Sends `message` to the app-server; `failed` is called if the transport could not (e.g. it cannot serialize it). */
+  #sendUpstream(message: JsonRpcMessage, failed?: (error: unknown) => void): void {
     this.sentUpstream++;
-    this.#upstream.send(message).catch(() => {});
+    let sending: Promise<void>;
+    try {
+      sending = this.#upstream.send(message);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.catch((error: unknown) => {
+      this.sentUpstream--;
+      failed?.(error);
+    });
+  }
+
+  /** A page's request the transport could not send: no longer pending, and the page answered -32603 at once. */
+  #unsent(upstreamId: number, error: unknown): void {
+    const pending = this.#pending.get(upstreamId);
+    if (!pending) return;
+    this.#pending.delete(upstreamId);
+    this.#settle(pending);
+    if (this.#openingInFlight === 0) this.#clearBacklog();
+    this.#log(`connection #${pending.connection.id}: could not send ${pending.method.slice(0, 100)} to the app-server (${errorName(error)})`);
+    pending.connection.deliver({
+      id: pending.id,
+      error: { code: RelayErrorCode.internalError, message: "the relay could not send this request to the app-server" },
+    } as JsonRpcMessage);
+  }
+
+  /** A pending request is done with (answered, or never sent). */
+  #settle(pending: PendingRequest): void {
+    if (THREAD_OPENING_METHODS.has(pending.method)) this.#openingInFlight--;
   }
 
   /** A message from the app-server: nothing in it may throw out of the subscription (the relay's process would die). */
@@ -213,7 +242,10 @@ export class RelayMultiplexer {
     if ("id" in message) {
       if (owner) {
         this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
-        owner.deliver(message);
+        if (!owner.deliver(message)) {
+          this.#serverRequests.delete(message.id);
+          this.#decline(message.id, message.method, message.params, "it could not be relayed");
+        }
       } else {
         this.#decline(message.id, message.method, message.params, `no connection owns thread ${threadId ?? "(none)"}`);
       }
@@ -260,8 +292,8 @@ export class RelayMultiplexer {
     const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
     if (!pending) return;
     this.#pending.delete(message.id as number);
+    this.#settle(pending);
     const opening = THREAD_OPENING_METHODS.has(pending.method);
-    if (opening) this.#openingInFlight--;
     const { connection } = pending;
     const answered = "result" in message ? threadOf(message.result) : undefined;
     const answeredOwner = answered === undefined ? undefined : this.#owners.get(canonicalThreadId(answered));
@@ -270,7 +302,7 @@ export class RelayMultiplexer {
       this.#log(`connection #${connection.id}: refused the answer to ${pending.method.slice(0, 100)}: another connection's thread`);
       if (this.#openingInFlight === 0) this.#clearBacklog();
       if (!connection.attached) return;
-      return connection.deliver({
+      return void connection.deliver({
         id: pending.id,
         error: { code: RelayErrorCode.threadNotOwned, message: "that thread is another connection's" },
       } as JsonRpcMessage);
@@ -291,9 +323,9 @@ export class RelayMultiplexer {
     if ("error" in message) {
       const { error } = message;
       const text = typeof error?.message === "string" ? unscopeMessage(error.message, pending.ids) : error?.message;
-      return connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
+      return void connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
     }
-    if (!("result" in message)) return connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+    if (!("result" in message)) return void connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
     this.#resources.claim(resourcesOf(message.result), connection);
     const result = LIST_METHODS.has(pending.method)
       ? filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread))
@@ -318,7 +350,9 @@ export class RelayMultiplexer {
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
-    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params });
+    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params }, (error) =>
+      this.#unsent(upstreamId, error),
+    );
   }
 
   /** Called by a connection: its answer to a server request. False when it was not asked that. */
@@ -487,12 +521,24 @@ export class RelayConnection {
     this.#error(null, RelayErrorCode.parseError, "Parse error: one JSON message per text frame");
   }
 
-  /** A message from the app-server for this connection. */
-  deliver(message: JsonRpcMessage): void {
-    if (!this.#attached) return;
-    if (!("id" in message) && "method" in message && this.#optOut.has(message.method)) return;
-    if (!this.#initialized && "method" in message) return;
-    this.peer.send(message);
+  /**
+   * A message from the app-server for this connection. False when it could not be serialized (a
+   * value nested too deep for `JSON.stringify`): dropped with a log line naming its method, never its
+   * content; an answer among them reaches the page as a -32603 error instead.
+   */
+  deliver(message: JsonRpcMessage): boolean {
+    if (!this.#attached) return true;
+    if (!("id" in message) && "method" in message && this.#optOut.has(message.method)) return true;
+    if (!this.#initialized && "method" in message) return true;
+    try {
+      this.peer.send(message);
+      return true;
+    } catch (error) {
+      const what = "method" in message ? message.method.slice(0, 100) : "an answer";
+      this.mux.log(`connection #${this.id}: dropped ${what} from the app-server: it could not be serialized (${errorName(error)})`);
+      if (!("method" in message) && "id" in message) this.#error(message.id, RelayErrorCode.internalError, "the app-server's answer could not be relayed");
+      return false;
+    }
   }
 
   /** Ends the connection (the browser side closes with `code`); its threads are released. */

@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import type { JsonRpcMessage } from "@codex-rpc/core";
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
 import { RelayErrorCode, RelayMultiplexer, type RelayPeer } from "../src/index.js";
@@ -93,4 +94,64 @@ describe("an upstream message whose method is not a string (F2)", () => {
       wss.close();
     }
   }, 15_000);
+});
+
+const DEPTH = 100_000;
+/** What JSON.parse accepts and JSON.stringify cannot write back (RangeError: call stack). */
+const deepValue = () => JSON.parse(`${"[".repeat(DEPTH)}1${"]".repeat(DEPTH)}`) as unknown;
+
+describe("an upstream message too deep to serialize (F3)", () => {
+  /** A peer that serializes as start-relay.ts does (`ws.send(JSON.stringify(message))`). */
+  const serializingPeer = () => {
+    const frames: string[] = [];
+    const peer: RelayPeer = { send: (message: JsonRpcMessage) => void frames.push(JSON.stringify(message)), close: () => {} };
+    return { peer, frames };
+  };
+
+  it("a notification is dropped with a log line naming its method, never its content; the relay goes on", async () => {
+    const { server, log, open } = await setup();
+    const { peer, frames } = serializingPeer();
+    open(peer);
+    server.notify("configWarning", { summary: "secret-looking-deep", details: deepValue() });
+    await wait(30);
+    server.notify("configWarning", { summary: "after", details: null });
+    await tick();
+    expect(uncaught).toEqual([]);
+    expect(frames.some((frame) => frame.includes('"after"'))).toBe(true);
+    expect(frames.some((frame) => frame.includes("secret-looking-deep"))).toBe(false);
+    const line = log.find((entry) => entry.includes("could not be serialized"));
+    expect(line).toContain("configWarning");
+    expect(log.join("\n")).not.toContain("secret-looking-deep");
+  });
+
+  it("an answer too deep to serialize reaches the page as an error (-32603), not as nothing", async () => {
+    const { server, open } = await setup();
+    server.respond("config/read", () => ({ result: { config: deepValue() } }));
+    const { peer, frames } = serializingPeer();
+    const page = open(peer);
+    page.connection.receive({ id: 1, method: "config/read", params: {} });
+    await wait(30);
+    expect(uncaught).toEqual([]);
+    const answer = frames.map((frame) => JSON.parse(frame) as { id?: unknown; error?: { code: number } }).find((message) => message.id === 1);
+    expect(answer?.error?.code).toBe(RelayErrorCode.internalError);
+  });
+});
+
+describe("a page request the relay cannot send upstream (F4)", () => {
+  it("is answered at once with -32603, and nothing of it is left pending", async () => {
+    const { server, open } = await setup(new FakeAppServer({ framing: "ndjson" }));
+    const page = open(fakePeer()) as ReturnType<typeof open> & { peer: FakePeer };
+    page.connection.receive({ id: 1, method: "config/read", params: { deep: deepValue() } });
+    page.connection.receive({ id: 2, method: "thread/start", params: { deep: deepValue() } });
+    await tick();
+    const answers = page.peer.sent.filter((message) => message.id === 1 || message.id === 2);
+    expect(answers.map((answer) => answer.error?.code)).toEqual([RelayErrorCode.internalError, RelayErrorCode.internalError]);
+    expect(JSON.stringify(answers)).not.toContain("[[[");
+    // The relay goes on: a later request is forwarded and answered.
+    page.connection.receive({ id: 3, method: "thread/start", params: {} });
+    await tick();
+    expect(page.peer.sent.find((message) => message.id === 3)?.result?.thread?.id).toBe("thread-1");
+    expect(server.received.filter((message) => "method" in message && message.method === "config/read")).toEqual([]);
+    expect(uncaught).toEqual([]);
+  });
 });
