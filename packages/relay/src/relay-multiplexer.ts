@@ -105,6 +105,10 @@ export class RelayMultiplexer {
   readonly #backlog = new Map<string, JsonRpcMessage[]>();
   #backlogSize = 0;
   #openingInFlight = 0;
+  /** `thread/resume` requests in flight, by the thread they name: such a thread is not unsubscribed under them. */
+  readonly #resuming = new Map<string, number>();
+  /** Threads whose release waits for the resumes of them in flight: released if none of them takes it (by the connection that left). */
+  readonly #releaseAfterResume = new Map<string, number>();
   #nextId = 1;
   #nextConnection = 1;
   #initializeResult: unknown;
@@ -210,6 +214,7 @@ export class RelayMultiplexer {
     if (!pending) return;
     this.#pending.delete(upstreamId);
     this.#settle(pending);
+    this.#releaseIfAbandoned(pending);
     if (this.#openingInFlight === 0) this.#clearBacklog();
     this.#log(`connection #${pending.connection.id}: could not send ${pending.method.slice(0, 100)} to the app-server (${errorName(error)})`);
     pending.connection.deliver({
@@ -221,6 +226,23 @@ export class RelayMultiplexer {
   /** A pending request is done with (answered, or never sent). */
   #settle(pending: PendingRequest): void {
     if (THREAD_OPENING_METHODS.has(pending.method)) this.#openingInFlight--;
+    if (pending.method !== "thread/resume" || pending.threadId === undefined) return;
+    const left = (this.#resuming.get(pending.threadId) ?? 1) - 1;
+    if (left > 0) this.#resuming.set(pending.threadId, left);
+    else this.#resuming.delete(pending.threadId);
+  }
+
+  /**
+   * After a `thread/resume` is done with: a thread whose unsubscribe waited for it, that no resume
+   * took (it failed, or its page left too), is unsubscribed as it would have been.
+   */
+  #releaseIfAbandoned(pending: PendingRequest): void {
+    const threadId = pending.threadId;
+    if (pending.method !== "thread/resume" || threadId === undefined || this.#resuming.has(threadId)) return;
+    const leftBy = this.#releaseAfterResume.get(threadId);
+    if (leftBy === undefined) return;
+    this.#releaseAfterResume.delete(threadId);
+    this.#unsubscribe(threadId, leftBy);
   }
 
   /** A message from the app-server: nothing in it may throw out of the subscription (the relay's process would die). */
@@ -293,6 +315,12 @@ export class RelayMultiplexer {
     if (!pending) return;
     this.#pending.delete(message.id as number);
     this.#settle(pending);
+    this.#answer(pending, message);
+    this.#releaseIfAbandoned(pending);
+  }
+
+  /** A page's request answered by the app-server: ownership updated, the answer passed on. */
+  #answer(pending: PendingRequest, message: JsonRpcMessage & { id: JsonRpcId | null }): void {
     const opening = THREAD_OPENING_METHODS.has(pending.method);
     const { connection } = pending;
     const answered = "result" in message ? threadOf(message.result) : undefined;
@@ -315,7 +343,9 @@ export class RelayMultiplexer {
       this.#owners.set(threadId, connection);
       for (const kept of this.#backlog.get(threadId) ?? []) connection.deliver(kept);
     } else if (threadId !== undefined && !this.#owners.has(threadId) && !this.#closed) {
-      // Opened for a connection that has left meanwhile: given up as its other threads were.
+      // Opened for a connection that has left meanwhile: given up as its other threads were (this
+      // release replaces one that waited for the resume).
+      this.#releaseAfterResume.delete(threadId);
       this.#release(threadId, connection.id);
     }
     if (this.#openingInFlight === 0) this.#clearBacklog();
@@ -350,6 +380,7 @@ export class RelayMultiplexer {
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
+    if (method === "thread/resume" && threadId !== undefined) this.#resuming.set(threadId, (this.#resuming.get(threadId) ?? 0) + 1);
     this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params }, (error) =>
       this.#unsent(upstreamId, error),
     );
@@ -404,15 +435,20 @@ export class RelayMultiplexer {
   #release(threadId: string, connectionId: number): void {
     this.#released.add(threadId);
     if (this.#released.size > MAX_BACKLOG) this.#released.delete(this.#released.values().next().value!);
-    const unsubscribe = () => {
-      // A page may have resumed it meanwhile: then it is that page's, and stays subscribed.
-      if (this.#owners.has(threadId) || this.#closed) return;
-      this.#request("thread/unsubscribe", { threadId }, (answer) => {
-        this.#turns.forget(threadId);
-        this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
-      });
-    };
+    const unsubscribe = () => this.#unsubscribe(threadId, connectionId);
     if (!this.#interrupt(threadId, `connection #${connectionId} left`, unsubscribe)) unsubscribe();
+  }
+
+  /** The last step of a release: `thread/unsubscribe`, unless a page has the thread now or is resuming it. */
+  #unsubscribe(threadId: string, connectionId: number): void {
+    // A page may have resumed it meanwhile: then it is that page's, and stays subscribed.
+    if (this.#owners.has(threadId) || this.#closed) return;
+    // A page's resume of it is in flight: codex would handle the unsubscribe after it, under the page.
+    if (this.#resuming.has(threadId)) return void this.#releaseAfterResume.set(threadId, connectionId);
+    this.#request("thread/unsubscribe", { threadId }, (answer) => {
+      this.#turns.forget(threadId);
+      this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
+    });
   }
 
   /** Interrupts the turn running on `threadId`, if any (then `then`); false when none runs. */
