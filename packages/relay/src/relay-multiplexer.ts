@@ -10,6 +10,7 @@ import { type RateLimit, TokenBucket } from "./token-bucket.js";
 import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
+import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -541,6 +542,14 @@ export class RelayConnection {
         this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} on a thread it does not own`);
         return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${threadId.slice(0, 100)} is not this connection's: start or resume it first`);
       }
+    }
+    const notOwned = threadsNamed(checked.params).find((named) => {
+      const ownership = this.mux.ownership(this, named);
+      return ownership === "other" || (ownership === "none" && !UNOWNED_NAMED_THREAD_METHODS.has(method));
+    });
+    if (notOwned !== undefined) {
+      this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} naming a thread it does not own`);
+      return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${notOwned.slice(0, 100)} is not this connection's: start or resume it first`);
     }
     const taken = this.mux.resourceOfOther(this, checked.params);
     if (taken !== undefined) {
