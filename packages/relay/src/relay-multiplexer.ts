@@ -1,5 +1,6 @@
 import type { Transport } from "@codex-rpc/core/transport";
 import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
+import { ConnectionNotices } from "./connection-notices.js";
 import { declineAnswer } from "./decline-answer.js";
 import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
@@ -98,6 +99,8 @@ export class RelayMultiplexer {
   /** The connections attached, by number. */
   readonly #connections = new Map<number, RelayConnection>();
   readonly #turns = new RunningTurns();
+  /** Connection-level notifications since the upstream `initialize`, replayed to each page after its own. */
+  readonly #notices = new ConnectionNotices();
   /** The relay's own requests (a leaving connection's cleanup), by upstream id: what to do with the answer. */
   readonly #own = new Map<number, (answer: JsonRpcMessage) => void>();
   /** Threads whose owner left, recently: a turn that starts on one anyway is interrupted. */
@@ -129,6 +132,11 @@ export class RelayMultiplexer {
     const mux = new RelayMultiplexer(upstream, options);
     await mux.#initialize();
     return mux;
+  }
+
+  /** The connection-level notifications a page gets after its `initialize` (see ConnectionNotices). */
+  get notices(): readonly JsonRpcMessage[] {
+    return this.#notices.all;
   }
 
   /** What the app-server answered the relay's `initialize` (every connection gets it). */
@@ -286,7 +294,10 @@ export class RelayMultiplexer {
       const target = this.#resources.ownerOf(resourcesOf(message.params));
       if (target === "nobody") this.#log(`dropped ${message.method.slice(0, 100)}: no connection owns what it names`);
       else if (target !== "none") target.deliver(message);
-      else for (const connection of this.#connections.values()) connection.deliver(message);
+      else {
+        this.#notices.keep(message);
+        for (const connection of this.#connections.values()) connection.deliver(message);
+      }
     } else if (owner) {
       owner.deliver(message);
     } else if (this.#openingInFlight > 0 && this.#backlogSize < MAX_BACKLOG) {
@@ -606,6 +617,7 @@ export class RelayConnection {
     const optOut = (params as { capabilities?: { optOutNotificationMethods?: unknown } } | undefined)?.capabilities?.optOutNotificationMethods;
     if (Array.isArray(optOut)) this.#optOut = new Set(optOut.filter((entry): entry is string => typeof entry === "string"));
     this.peer.send({ id, result: this.mux.initializeResult } as JsonRpcMessage);
+    for (const notice of this.mux.notices) this.deliver(notice);
   }
 
   /** Takes a message from the rate limit; over it, the connection is closed (1008) and true returned. */
