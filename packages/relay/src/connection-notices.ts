@@ -19,7 +19,10 @@ export class ConnectionNotices {
   keep(message: JsonRpcMessage & { method: string }): void {
     if (LATEST_ONLY.has(message.method)) {
       const index = this.#kept.findIndex((kept) => "method" in kept && kept.method === message.method);
-      if (index !== -1) return void (this.#kept[index] = message);
+      if (index !== -1) {
+        this.#kept[index] = message;
+        return;
+      }
     }
     if (this.#kept.length < MAX_KEPT) this.#kept.push(message);
   }
