@@ -8,7 +8,7 @@ import { type ScopedId, scopeOf, scopePageIds, unscopeMessage, unscopePageIds } 
 import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
-import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
+import { THREAD_OPENING_METHODS, threadOf, threadOfResult, UNOWNED_THREAD_METHODS } from "./thread-of.js";
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
 import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
@@ -335,7 +335,7 @@ export class RelayMultiplexer {
   #answer(pending: PendingRequest, message: JsonRpcMessage & { id: JsonRpcId | null }): void {
     const opening = THREAD_OPENING_METHODS.has(pending.method);
     const { connection } = pending;
-    const answered = "result" in message ? threadOf(message.result) : undefined;
+    const answered = "result" in message ? threadOfResult(pending.method, message.result) : undefined;
     const answeredOwner = answered === undefined ? undefined : this.#owners.get(canonicalThreadId(answered));
     if (answeredOwner !== undefined && answeredOwner !== connection) {
       // An answer about another connection's thread, however the request named it: refused, ownership unchanged.
