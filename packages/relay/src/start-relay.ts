@@ -133,7 +133,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   /** The relay's own origins (its console's): the only ones that may exchange a login code. */
   const own = new Set<string>();
   const server = createServer((request, response) => {
-    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token);
+    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token, log);
     serveHttp(request, response, allowed, wsUrl, options.consoleDir);
   });
   let wsUrl = "";
