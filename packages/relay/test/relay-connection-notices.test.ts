@@ -4,18 +4,13 @@
 // latest only; bounded); later ones go to every page connected then.
 import { expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
-import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { type FakePeer, openPage, tick } from "./support/fake-peer.js";
 import { RelayMultiplexer } from "../src/index.js";
 
 async function setup() {
   const server = new FakeAppServer();
   const mux = await RelayMultiplexer.start(server.transport);
-  const open = (params: unknown = {}) => {
-    const peer: FakePeer = fakePeer();
-    const connection = mux.attach(peer);
-    connection.receive({ id: 0, method: "initialize", params });
-    return { peer, connection };
-  };
+  const open = (params: unknown = {}) => openPage(mux, params);
   return { server, mux, open };
 }
 

@@ -4,7 +4,7 @@
 // may not read or take it.
 import { expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
-import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { type FakePeer, openPage, tick } from "./support/fake-peer.js";
 import { RelayErrorCode, RelayMultiplexer } from "../src/index.js";
 
 it("a detached review's thread is the caller's: its notifications, also those sent before the answer, reach it; another page gets -32003", async () => {
@@ -17,14 +17,8 @@ it("a detached review's thread is the caller's: its notifications, also those se
     return { result: { turn: { id: "rt-1", status: "inProgress", items: [], error: null }, reviewThreadId: threadId === "thread-1" ? "review-1" : threadId } };
   });
   const mux = await RelayMultiplexer.start(server.transport);
-  const open = () => {
-    const peer: FakePeer = fakePeer();
-    const connection = mux.attach(peer);
-    connection.receive({ id: 0, method: "initialize", params: {} });
-    return { peer, connection };
-  };
-  const a = open();
-  const b = open();
+  const a = openPage(mux);
+  const b = openPage(mux);
   a.connection.receive({ id: 1, method: "thread/start", params: {} });
   await tick();
   a.connection.receive({ id: 2, method: "review/start", params: { threadId: "thread-1", target: { type: "uncommittedChanges" }, delivery: "detached" } });

@@ -3,7 +3,7 @@
 // `threadId` is: another connection's thread gets -32003 and nothing reaches the app-server.
 import { expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
-import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { type FakePeer, openPage, tick } from "./support/fake-peer.js";
 import { RelayErrorCode, RelayMultiplexer } from "../src/index.js";
 
 const A_THREAD = "0195a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b";
@@ -14,14 +14,8 @@ async function setup() {
   server.respond("thread/start", () => ({ result: { thread: { id: A_THREAD } } }));
   for (const method of ["project/import", "thread/section/move", "thread/list"]) server.respond(method, () => ({ result: { data: [] } }));
   const mux = await RelayMultiplexer.start(server.transport);
-  const open = () => {
-    const peer: FakePeer = fakePeer();
-    const connection = mux.attach(peer);
-    connection.receive({ id: 0, method: "initialize", params: {} });
-    return { peer, connection };
-  };
-  const a = open();
-  const b = open();
+  const a = openPage(mux);
+  const b = openPage(mux);
   a.connection.receive({ id: 1, method: "thread/start", params: {} });
   await tick();
   const forwarded = (method: string) => server.received.filter((message) => "method" in message && message.method === method).length;

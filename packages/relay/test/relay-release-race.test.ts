@@ -5,7 +5,7 @@
 // here on the FakeAppServer by holding codex's answers to the interrupt and the resume.
 import { expect, it } from "vitest";
 import { FakeAppServer, type FakeReply } from "@codex-rpc/core/testing";
-import { type FakePeer, fakePeer, tick } from "./support/fake-peer.js";
+import { openPage, tick } from "./support/fake-peer.js";
 import { RelayMultiplexer } from "../src/index.js";
 
 function deferred<T>() {
@@ -23,20 +23,14 @@ async function ownerLeavesWhileAnotherResumes() {
   server.respond("thread/resume", () => resumeAnswer.promise);
   server.respond("thread/unsubscribe", () => ({ result: { status: "unsubscribed" } }));
   const mux = await RelayMultiplexer.start(server.transport);
-  const open = () => {
-    const peer: FakePeer = fakePeer();
-    const connection = mux.attach(peer);
-    connection.receive({ id: 0, method: "initialize", params: { clientInfo: { name: "page", version: "0" } } });
-    return { peer, connection };
-  };
-  const a = open();
+  const a = openPage(mux);
   a.connection.receive({ id: 1, method: "thread/start", params: {} });
   await tick();
   a.connection.receive({ id: 2, method: "turn/start", params: { threadId: "thread-1", input: [] } });
   await tick();
   await tick();
   a.connection.detach(); // the tab goes away while its turn runs: the relay sends turn/interrupt
-  const b = open();
+  const b = openPage(mux);
   b.connection.receive({ id: 1, method: "thread/resume", params: { threadId: "thread-1" } }); // forwarded: nobody owns it now
   await tick();
   interruptAnswer.resolve({ result: {} }); // codex answers the interrupt before the resume, and ends the turn
