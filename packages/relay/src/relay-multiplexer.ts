@@ -404,7 +404,10 @@ export class RelayMultiplexer {
     if (request?.connection !== connection) return false;
     this.#serverRequests.delete(message.id);
     const answer = "error" in message ? { error: message.error } : { result: (message as { result?: unknown }).result ?? null };
-    this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage);
+    // An answer the transport cannot send (nested too deep…): declined instead, so codex does not wait for it.
+    this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage, () =>
+      this.#decline(message.id, request.method, request.params, `connection #${connection.id}'s answer could not be sent`),
+    );
     return true;
   }
 

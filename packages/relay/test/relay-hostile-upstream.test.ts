@@ -154,4 +154,18 @@ describe("a page request the relay cannot send upstream (F4)", () => {
     expect(server.received.filter((message) => "method" in message && message.method === "config/read")).toEqual([]);
     expect(uncaught).toEqual([]);
   });
+
+  it("a page's answer to a server request the relay cannot send upstream: codex gets the decline default instead", async () => {
+    const { server, open } = await setup(new FakeAppServer({ framing: "ndjson" }));
+    const page = open(fakePeer()) as ReturnType<typeof open> & { peer: FakePeer };
+    page.connection.receive({ id: 1, method: "thread/start", params: {} });
+    await tick();
+    const asked = server.request("item/commandExecution/requestApproval", { threadId: "thread-1", turnId: "t", itemId: "i" });
+    await tick();
+    const request = page.peer.sent.find((message) => message.method === "item/commandExecution/requestApproval");
+    page.connection.receive({ id: request?.id, result: { decision: "accept", deep: deepValue() } });
+    const answer = await Promise.race([asked, wait(500).then(() => "no answer")]);
+    expect(answer).toEqual({ result: { decision: "decline" } });
+    expect(uncaught).toEqual([]);
+  });
 });
