@@ -23,7 +23,9 @@ const USAGE = `Usage: codex-rpc-relay [options]
   --verbose                log connections and refusals to stderr (secrets redacted)
   --open                   serve the web console at the relay's URL and open it in the browser
                            (with a one-time code in the URL's #fragment, valid once for 60 s,
-                           that the page exchanges for the token: never the token itself)
+                           that the page exchanges for the token: never the token itself; the
+                           opener's argv is readable by other local users, who may exchange the
+                           code first: on a shared machine use --console and paste the URL)
   --console                serve the web console without opening a browser
   --help`;
 
@@ -68,7 +70,8 @@ async function main(): Promise<void> {
     ...(values["max-message-bytes"] !== undefined ? { maxMessageBytes: Number(values["max-message-bytes"]) } : {}),
     ...(values["max-connections"] !== undefined ? { maxConnections: Number(values["max-connections"]) } : {}),
     ...(values.open || values.console ? { consoleDir: BUNDLED_CONSOLE_DIR } : {}),
-    ...(values.verbose ? { log: (line: string) => console.error(`relay: ${line}`) } : {}),
+    // Without --verbose, --open still prints the relay's warnings (a login code presented again).
+    ...(values.verbose || values.open ? { log: (line: string) => (values.verbose || line.startsWith("warning: ")) && console.error(`relay: ${line}`) } : {}),
   });
   // Printed once: the page needs both; the token is never written anywhere else.
   console.log(`url: ${relay.url}`);

@@ -7,6 +7,9 @@ export const LOGIN_CODE_PATH = "/.well-known/codex-rpc-relay/code";
 /** How long a code is valid (60 s). */
 export const LOGIN_CODE_TTL_MS = 60_000;
 const MAX_BODY_BYTES = 1024;
+/** Logged when a used code comes back (see exchangeLoginCode): the CLI prints it even without --verbose. */
+export const LOGIN_CODE_REUSED_WARNING =
+  "warning: a one-time login code was presented again after it had been exchanged: another local process may have read it from the browser opener's argv and taken the token first; stop the relay (the token is no longer secret) and start it again with --console, pasting the printed console URL";
 
 /**
  * One-time codes for opening the console (`--open`): the URL handed to the browser opener (and so
@@ -16,6 +19,8 @@ const MAX_BODY_BYTES = 1024;
  */
 export class LoginCodes {
   readonly #codes = new Map<string, number>();
+  /** Codes already exchanged, until they would have expired: one presented again means someone else may have been first. */
+  readonly #used = new Map<string, number>();
 
   constructor(private readonly ttlMs = LOGIN_CODE_TTL_MS) {}
 
@@ -34,8 +39,19 @@ export class LoginCodes {
       else if (tokenMatches(code, live)) found = live;
     }
     if (found === undefined) return false;
+    this.#used.set(found, this.#codes.get(found)!);
     this.#codes.delete(found);
     return true;
+  }
+
+  /** Whether `code` was exchanged already (within its TTL). */
+  wasUsed(code: string, now = Date.now()): boolean {
+    let found = false;
+    for (const [used, expires] of this.#used) {
+      if (expires <= now) this.#used.delete(used);
+      else if (tokenMatches(code, used)) found = true;
+    }
+    return found;
   }
 }
 
@@ -49,6 +65,7 @@ export async function exchangeLoginCode(
   codes: LoginCodes,
   ownOrigins: ReadonlySet<string>,
   token: string,
+  log: (line: string) => void,
 ): Promise<void> {
   const origin = request.headers.origin;
   const refuse = (status: number, why: string) =>
@@ -66,6 +83,10 @@ export async function exchangeLoginCode(
   } catch {
     return refuse(400, 'expected {"code": "…"}');
   }
-  if (typeof code !== "string" || !codes.redeem(code)) return refuse(403, "unknown, used or expired code");
+  if (typeof code !== "string" || !codes.redeem(code)) {
+    // Someone exchanged it first: any local process can read the code in the browser opener's argv and send a forged Origin.
+    if (typeof code === "string" && codes.wasUsed(code)) log(LOGIN_CODE_REUSED_WARNING);
+    return refuse(403, "unknown, used or expired code");
+  }
   response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" }).end(`${JSON.stringify({ token })}\n`);
 }

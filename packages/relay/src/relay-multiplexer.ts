@@ -1,5 +1,6 @@
 import type { Transport } from "@codex-rpc/core/transport";
 import type { JsonRpcId, JsonRpcMessage } from "@codex-rpc/core/transport";
+import { ConnectionNotices } from "./connection-notices.js";
 import { declineAnswer } from "./decline-answer.js";
 import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
@@ -7,9 +8,10 @@ import { type ScopedId, scopeOf, scopePageIds, unscopeMessage, unscopePageIds } 
 import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
-import { THREAD_OPENING_METHODS, threadOf, UNOWNED_THREAD_METHODS } from "./thread-of.js";
+import { THREAD_OPENING_METHODS, threadOf, threadOfResult, UNOWNED_THREAD_METHODS } from "./thread-of.js";
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
+import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -40,6 +42,8 @@ export const RelayErrorCode = {
   /** Invalid request: not initialized, already initialized, a message that is not JSON-RPC. */
   invalidRequest: -32600,
   parseError: -32700,
+  /** The relay could not pass the message on (not sendable upstream, or an answer it cannot serialize). */
+  internalError: -32603,
   /** The request names a thread this connection does not own. */
   threadNotOwned: -32003,
 } as const;
@@ -95,6 +99,8 @@ export class RelayMultiplexer {
   /** The connections attached, by number. */
   readonly #connections = new Map<number, RelayConnection>();
   readonly #turns = new RunningTurns();
+  /** Connection-level notifications since the upstream `initialize`, replayed to each page after its own. */
+  readonly #notices = new ConnectionNotices();
   /** The relay's own requests (a leaving connection's cleanup), by upstream id: what to do with the answer. */
   readonly #own = new Map<number, (answer: JsonRpcMessage) => void>();
   /** Threads whose owner left, recently: a turn that starts on one anyway is interrupted. */
@@ -103,6 +109,10 @@ export class RelayMultiplexer {
   readonly #backlog = new Map<string, JsonRpcMessage[]>();
   #backlogSize = 0;
   #openingInFlight = 0;
+  /** `thread/resume` requests in flight, by the thread they name: such a thread is not unsubscribed under them. */
+  readonly #resuming = new Map<string, number>();
+  /** Threads whose release waits for the resumes of them in flight: released if none of them takes it (by the connection that left). */
+  readonly #releaseAfterResume = new Map<string, number>();
   #nextId = 1;
   #nextConnection = 1;
   #initializeResult: unknown;
@@ -122,6 +132,11 @@ export class RelayMultiplexer {
     const mux = new RelayMultiplexer(upstream, options);
     await mux.#initialize();
     return mux;
+  }
+
+  /** The connection-level notifications a page gets after its `initialize` (see ConnectionNotices). */
+  get notices(): readonly JsonRpcMessage[] {
+    return this.#notices.all;
   }
 
   /** What the app-server answered the relay's `initialize` (every connection gets it). */
@@ -163,7 +178,7 @@ export class RelayMultiplexer {
             resolve(message);
             return;
           }
-          this.#fromUpstream(message);
+          this.#receiveUpstream(message);
         },
         complete: () => {
           clearTimeout(timer);
@@ -187,13 +202,70 @@ export class RelayMultiplexer {
     this.#log(`upstream initialized: ${describeUserAgent(this.#initializeResult)}`);
   }
 
-  #sendUpstream(message: JsonRpcMessage): void {
+  /** Sends `message` to the app-server; `failed` is called if the transport could not (e.g. it cannot serialize it). */
+  #sendUpstream(message: JsonRpcMessage, failed?: (error: unknown) => void): void {
     this.sentUpstream++;
-    this.#upstream.send(message).catch(() => {});
+    let sending: Promise<void>;
+    try {
+      sending = this.#upstream.send(message);
+    } catch (error) {
+      sending = Promise.reject(error);
+    }
+    sending.catch((error: unknown) => {
+      this.sentUpstream--;
+      failed?.(error);
+    });
+  }
+
+  /** A page's request the transport could not send: no longer pending, and the page answered -32603 at once. */
+  #unsent(upstreamId: number, error: unknown): void {
+    const pending = this.#pending.get(upstreamId);
+    if (!pending) return;
+    this.#pending.delete(upstreamId);
+    this.#settle(pending);
+    this.#releaseIfAbandoned(pending);
+    if (this.#openingInFlight === 0) this.#clearBacklog();
+    this.#log(`connection #${pending.connection.id}: could not send ${pending.method.slice(0, 100)} to the app-server (${errorName(error)})`);
+    pending.connection.deliver({
+      id: pending.id,
+      error: { code: RelayErrorCode.internalError, message: "the relay could not send this request to the app-server" },
+    } as JsonRpcMessage);
+  }
+
+  /** A pending request is done with (answered, or never sent). */
+  #settle(pending: PendingRequest): void {
+    if (THREAD_OPENING_METHODS.has(pending.method)) this.#openingInFlight--;
+    if (pending.method !== "thread/resume" || pending.threadId === undefined) return;
+    const left = (this.#resuming.get(pending.threadId) ?? 1) - 1;
+    if (left > 0) this.#resuming.set(pending.threadId, left);
+    else this.#resuming.delete(pending.threadId);
+  }
+
+  /**
+   * After a `thread/resume` is done with: a thread whose unsubscribe waited for it, that no resume
+   * took (it failed, or its page left too), is unsubscribed as it would have been.
+   */
+  #releaseIfAbandoned(pending: PendingRequest): void {
+    const threadId = pending.threadId;
+    if (pending.method !== "thread/resume" || threadId === undefined || this.#resuming.has(threadId)) return;
+    const leftBy = this.#releaseAfterResume.get(threadId);
+    if (leftBy === undefined) return;
+    this.#releaseAfterResume.delete(threadId);
+    this.#unsubscribe(threadId, leftBy);
+  }
+
+  /** A message from the app-server: nothing in it may throw out of the subscription (the relay's process would die). */
+  #receiveUpstream(message: JsonRpcMessage): void {
+    try {
+      this.#fromUpstream(message);
+    } catch (error) {
+      this.#log(`dropped a message from the app-server: relaying it failed (${errorName(error)})`);
+    }
   }
 
   #fromUpstream(message: JsonRpcMessage): void {
     if (!("method" in message)) return this.#answerFromUpstream(message);
+    if (typeof (message as { method: unknown }).method !== "string") return this.#dropMalformed(message);
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
@@ -201,7 +273,10 @@ export class RelayMultiplexer {
     if ("id" in message) {
       if (owner) {
         this.#serverRequests.set(message.id, { connection: owner, method: message.method, params: message.params });
-        owner.deliver(message);
+        if (!owner.deliver(message)) {
+          this.#serverRequests.delete(message.id);
+          this.#decline(message.id, message.method, message.params, "it could not be relayed");
+        }
       } else {
         this.#decline(message.id, message.method, message.params, `no connection owns thread ${threadId ?? "(none)"}`);
       }
@@ -219,7 +294,10 @@ export class RelayMultiplexer {
       const target = this.#resources.ownerOf(resourcesOf(message.params));
       if (target === "nobody") this.#log(`dropped ${message.method.slice(0, 100)}: no connection owns what it names`);
       else if (target !== "none") target.deliver(message);
-      else for (const connection of this.#connections.values()) connection.deliver(message);
+      else {
+        this.#notices.keep(message);
+        for (const connection of this.#connections.values()) connection.deliver(message);
+      }
     } else if (owner) {
       owner.deliver(message);
     } else if (this.#openingInFlight > 0 && this.#backlogSize < MAX_BACKLOG) {
@@ -228,6 +306,15 @@ export class RelayMultiplexer {
       this.#backlog.set(threadId, kept);
       this.#backlogSize++;
     }
+  }
+
+  /** A message whose `method` is not a string: dropped; a request among them answered -32600 (as codex answers one). */
+  #dropMalformed(message: JsonRpcMessage): void {
+    const id = (message as { id?: unknown }).id;
+    const request = typeof id === "number" || typeof id === "string";
+    this.#log(`dropped a ${request ? "request" : "notification"} from the app-server: its method is not a string`);
+    if (request)
+      this.#sendUpstream({ id, error: { code: RelayErrorCode.invalidRequest, message: "Invalid request: method must be a string" } } as JsonRpcMessage);
   }
 
   #answerFromUpstream(message: JsonRpcMessage & { id: JsonRpcId | null }): void {
@@ -239,17 +326,23 @@ export class RelayMultiplexer {
     const pending = typeof message.id === "number" ? this.#pending.get(message.id) : undefined;
     if (!pending) return;
     this.#pending.delete(message.id as number);
+    this.#settle(pending);
+    this.#answer(pending, message);
+    this.#releaseIfAbandoned(pending);
+  }
+
+  /** A page's request answered by the app-server: ownership updated, the answer passed on. */
+  #answer(pending: PendingRequest, message: JsonRpcMessage & { id: JsonRpcId | null }): void {
     const opening = THREAD_OPENING_METHODS.has(pending.method);
-    if (opening) this.#openingInFlight--;
     const { connection } = pending;
-    const answered = "result" in message ? threadOf(message.result) : undefined;
+    const answered = "result" in message ? threadOfResult(pending.method, message.result) : undefined;
     const answeredOwner = answered === undefined ? undefined : this.#owners.get(canonicalThreadId(answered));
     if (answeredOwner !== undefined && answeredOwner !== connection) {
       // An answer about another connection's thread, however the request named it: refused, ownership unchanged.
       this.#log(`connection #${connection.id}: refused the answer to ${pending.method.slice(0, 100)}: another connection's thread`);
       if (this.#openingInFlight === 0) this.#clearBacklog();
       if (!connection.attached) return;
-      return connection.deliver({
+      return void connection.deliver({
         id: pending.id,
         error: { code: RelayErrorCode.threadNotOwned, message: "that thread is another connection's" },
       } as JsonRpcMessage);
@@ -262,7 +355,9 @@ export class RelayMultiplexer {
       this.#owners.set(threadId, connection);
       for (const kept of this.#backlog.get(threadId) ?? []) connection.deliver(kept);
     } else if (threadId !== undefined && !this.#owners.has(threadId) && !this.#closed) {
-      // Opened for a connection that has left meanwhile: given up as its other threads were.
+      // Opened for a connection that has left meanwhile: given up as its other threads were (this
+      // release replaces one that waited for the resume).
+      this.#releaseAfterResume.delete(threadId);
       this.#release(threadId, connection.id);
     }
     if (this.#openingInFlight === 0) this.#clearBacklog();
@@ -270,9 +365,9 @@ export class RelayMultiplexer {
     if ("error" in message) {
       const { error } = message;
       const text = typeof error?.message === "string" ? unscopeMessage(error.message, pending.ids) : error?.message;
-      return connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
+      return void connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
     }
-    if (!("result" in message)) return connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
+    if (!("result" in message)) return void connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
     this.#resources.claim(resourcesOf(message.result), connection);
     const result = LIST_METHODS.has(pending.method)
       ? filterListResult(pending.method, message.result, (thread) => this.ownership(connection, thread))
@@ -297,7 +392,10 @@ export class RelayMultiplexer {
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
-    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params });
+    if (method === "thread/resume" && threadId !== undefined) this.#resuming.set(threadId, (this.#resuming.get(threadId) ?? 0) + 1);
+    this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params }, (error) =>
+      this.#unsent(upstreamId, error),
+    );
   }
 
   /** Called by a connection: its answer to a server request. False when it was not asked that. */
@@ -306,7 +404,10 @@ export class RelayMultiplexer {
     if (request?.connection !== connection) return false;
     this.#serverRequests.delete(message.id);
     const answer = "error" in message ? { error: message.error } : { result: (message as { result?: unknown }).result ?? null };
-    this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage);
+    // An answer the transport cannot send (nested too deep…): declined instead, so codex does not wait for it.
+    this.#sendUpstream({ id: message.id, ...answer } as JsonRpcMessage, () =>
+      this.#decline(message.id, request.method, request.params, `connection #${connection.id}'s answer could not be sent`),
+    );
     return true;
   }
 
@@ -349,15 +450,20 @@ export class RelayMultiplexer {
   #release(threadId: string, connectionId: number): void {
     this.#released.add(threadId);
     if (this.#released.size > MAX_BACKLOG) this.#released.delete(this.#released.values().next().value!);
-    const unsubscribe = () => {
-      // A page may have resumed it meanwhile: then it is that page's, and stays subscribed.
-      if (this.#owners.has(threadId) || this.#closed) return;
-      this.#request("thread/unsubscribe", { threadId }, (answer) => {
-        this.#turns.forget(threadId);
-        this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
-      });
-    };
+    const unsubscribe = () => this.#unsubscribe(threadId, connectionId);
     if (!this.#interrupt(threadId, `connection #${connectionId} left`, unsubscribe)) unsubscribe();
+  }
+
+  /** The last step of a release: `thread/unsubscribe`, unless a page has the thread now or is resuming it. */
+  #unsubscribe(threadId: string, connectionId: number): void {
+    // A page may have resumed it meanwhile: then it is that page's, and stays subscribed.
+    if (this.#owners.has(threadId) || this.#closed) return;
+    // A page's resume of it is in flight: codex would handle the unsubscribe after it, under the page.
+    if (this.#resuming.has(threadId)) return void this.#releaseAfterResume.set(threadId, connectionId);
+    this.#request("thread/unsubscribe", { threadId }, (answer) => {
+      this.#turns.forget(threadId);
+      this.#log(`unsubscribed thread ${threadId.slice(0, 100)} (connection #${connectionId} left): ${describeAnswer(answer)}`);
+    });
   }
 
   /** Interrupts the turn running on `threadId`, if any (then `then`); false when none runs. */
@@ -451,6 +557,14 @@ export class RelayConnection {
         return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${threadId.slice(0, 100)} is not this connection's: start or resume it first`);
       }
     }
+    const notOwned = threadsNamed(checked.params).find((named) => {
+      const ownership = this.mux.ownership(this, named);
+      return ownership === "other" || (ownership === "none" && !UNOWNED_NAMED_THREAD_METHODS.has(method));
+    });
+    if (notOwned !== undefined) {
+      this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} naming a thread it does not own`);
+      return this.#error(id, RelayErrorCode.threadNotOwned, `thread ${notOwned.slice(0, 100)} is not this connection's: start or resume it first`);
+    }
     const taken = this.mux.resourceOfOther(this, checked.params);
     if (taken !== undefined) {
       this.mux.log(`connection #${this.id}: refused ${method.slice(0, 100)} naming another connection's ${taken.split(":")[0]}`);
@@ -466,12 +580,24 @@ export class RelayConnection {
     this.#error(null, RelayErrorCode.parseError, "Parse error: one JSON message per text frame");
   }
 
-  /** A message from the app-server for this connection. */
-  deliver(message: JsonRpcMessage): void {
-    if (!this.#attached) return;
-    if (!("id" in message) && "method" in message && this.#optOut.has(message.method)) return;
-    if (!this.#initialized && "method" in message) return;
-    this.peer.send(message);
+  /**
+   * A message from the app-server for this connection. False when it could not be serialized (a
+   * value nested too deep for `JSON.stringify`): dropped with a log line naming its method, never its
+   * content; an answer among them reaches the page as a -32603 error instead.
+   */
+  deliver(message: JsonRpcMessage): boolean {
+    if (!this.#attached) return true;
+    if (!("id" in message) && "method" in message && this.#optOut.has(message.method)) return true;
+    if (!this.#initialized && "method" in message) return true;
+    try {
+      this.peer.send(message);
+      return true;
+    } catch (error) {
+      const what = "method" in message ? message.method.slice(0, 100) : "an answer";
+      this.mux.log(`connection #${this.id}: dropped ${what} from the app-server: it could not be serialized (${errorName(error)})`);
+      if (!("method" in message) && "id" in message) this.#error(message.id, RelayErrorCode.internalError, "the app-server's answer could not be relayed");
+      return false;
+    }
   }
 
   /** Ends the connection (the browser side closes with `code`); its threads are released. */
@@ -494,6 +620,7 @@ export class RelayConnection {
     const optOut = (params as { capabilities?: { optOutNotificationMethods?: unknown } } | undefined)?.capabilities?.optOutNotificationMethods;
     if (Array.isArray(optOut)) this.#optOut = new Set(optOut.filter((entry): entry is string => typeof entry === "string"));
     this.peer.send({ id, result: this.mux.initializeResult } as JsonRpcMessage);
+    for (const notice of this.mux.notices) this.deliver(notice);
   }
 
   /** Takes a message from the rate limit; over it, the connection is closed (1008) and true returned. */
@@ -512,6 +639,11 @@ export class RelayConnection {
 /** An answer for a log line: its result or error, short. */
 function describeAnswer(answer: JsonRpcMessage): string {
   return JSON.stringify("error" in answer ? { error: answer.error } : { result: (answer as { result?: unknown }).result }).slice(0, 300);
+}
+
+/** An error's class name for a log line (never its message, which may quote what failed). */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
 }
 
 function describeUserAgent(result: unknown): string {

@@ -133,7 +133,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   /** The relay's own origins (its console's): the only ones that may exchange a login code. */
   const own = new Set<string>();
   const server = createServer((request, response) => {
-    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token);
+    if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token, log);
     serveHttp(request, response, allowed, wsUrl, options.consoleDir);
   });
   let wsUrl = "";
@@ -205,10 +205,16 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     });
   };
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, host, () => resolve());
+    });
+  } catch (error) {
+    // Nothing listens (the port is taken…): the app-server opened for it, a spawned one included, is ended first.
+    await pool.close();
+    throw error;
+  }
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : 0;
   const urlHost = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;

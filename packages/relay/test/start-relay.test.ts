@@ -1,6 +1,7 @@
 // startRelay over the in-memory FakeAppServer: the discovery document, the relay's own origins,
 // logs without the token, a page connecting with the token subprotocol.
 import { request } from "node:http";
+import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { DISCOVERY_PATH, RELAY_SUBPROTOCOL, type RelayHandle, startRelay } from "../src/index.js";
@@ -75,5 +76,21 @@ describe("startRelay", () => {
     expect(lines.join("\n")).toContain("400");
     expect(lines.join("\n")).toContain("wrong token");
     expect(lines.join("\n")).not.toContain(relay.token);
+  });
+
+  it("a port already in use: rejects with EADDRINUSE and closes the app-server it opened (review 6 F5)", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blocker.address() as { port: number }).port;
+    const server = new FakeAppServer();
+    let transportClosed = false;
+    void server.transport.closed.then(() => (transportClosed = true));
+    try {
+      await expect(startRelay({ port, upstream: { transport: server.transport } })).rejects.toThrow(/EADDRINUSE/);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(transportClosed).toBe(true);
+    } finally {
+      blocker.close();
+    }
   });
 });

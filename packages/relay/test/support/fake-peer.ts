@@ -1,6 +1,6 @@
 // The browser side of a connection, for multiplexer tests: records what the relay sends it.
 import type { JsonRpcMessage } from "@codex-rpc/core";
-import type { RelayPeer } from "../../src/index.js";
+import type { RelayConnection, RelayMultiplexer, RelayPeer } from "../../src/index.js";
 
 export interface FakePeer extends RelayPeer {
   readonly sent: Record<string, any>[];
@@ -18,3 +18,11 @@ export function fakePeer(): FakePeer {
 
 /** Lets the FakeAppServer's answers arrive. */
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** A page attached to `mux` that has sent its `initialize` (with `params`). */
+export function openPage(mux: RelayMultiplexer, params: unknown = {}): { peer: FakePeer; connection: RelayConnection } {
+  const peer = fakePeer();
+  const connection = mux.attach(peer);
+  connection.receive({ id: 0, method: "initialize", params });
+  return { peer, connection };
+}
