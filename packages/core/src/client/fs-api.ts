@@ -27,9 +27,9 @@ export class CodexFs<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     return (await this.#host.load("fs/readFile", import("./fs-files.js"))).readFile(this.#host, path);
   }
 
-  /** A file's contents as UTF-8 text. */
+  /** A file's contents as UTF-8 text (a byte order mark kept, as Node's `readFile` keeps it: written back, the file is unchanged). */
   async readTextFile(path: string): Promise<string> {
-    return new TextDecoder().decode(await this.readFile(path));
+    return new TextDecoder("utf-8", { ignoreBOM: true }).decode(await this.readFile(path));
   }
 
   /** Writes a file, replacing it (`fs/writeFile`); text is written as UTF-8. */

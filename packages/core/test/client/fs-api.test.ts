@@ -10,6 +10,18 @@ const sentOf = (received: readonly unknown[], method: string) =>
 const watchSent = (received: readonly unknown[]) => vi.waitFor(() => expect(sentOf(received, "fs/watch")).toHaveLength(1));
 
 describe("client.fs (scripted server)", () => {
+  it("a text file read and written back is unchanged, a byte order mark included (as Node's readFile keeps it)", async () => {
+    const { server, client } = await connect();
+    let stored = Buffer.from("\uFEFFid,name\n").toString("base64");
+    server.respond("fs/readFile", () => ({ result: { dataBase64: stored } }));
+    server.respond("fs/writeFile", (params) => ((stored = (params as { dataBase64: string }).dataBase64), { result: {} }));
+    const text = await client.fs.readTextFile("/w/table.csv");
+    expect(text).toBe("\uFEFFid,name\n");
+    await client.fs.writeFile("/w/table.csv", text);
+    expect(Buffer.from(stored, "base64").toString("hex")).toBe(Buffer.from("\uFEFFid,name\n").toString("hex"));
+    await client.close();
+  });
+
   it("encodes and decodes contents as base64 and sends absolute paths as given", async () => {
     const { server, client } = await connect();
     let stored = "";
