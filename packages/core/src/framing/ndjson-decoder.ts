@@ -216,14 +216,9 @@ export class NdjsonDecoder {
 
   /** `tail`, the ASCII end of a decoded chunk, starts the next line: kept as text, or counted once it is too long. */
   #keepText(tail: string): void {
-    if (tail.length > this.#maxLineBytes + 1) {
-      this.#dropping = true;
-      this.#droppedBytes = tail.length;
-      this.#droppedEndsWithCr = tail.charCodeAt(tail.length - 1) === CR;
-      return;
-    }
     this.#pendingText = tail;
     this.#pendingBytes = tail.length;
+    if (tail.length > this.#maxLineBytes + 1) this.#startDropping();
   }
 
   /** The kept text of the line in progress, which is no longer kept. */
