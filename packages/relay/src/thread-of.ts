@@ -8,7 +8,7 @@ export function threadOf(params: unknown): string | undefined {
 }
 
 /**
- * Requests whose successful result makes a thread the caller's (see threadOpenedBy): the one in
+ * Requests whose successful result makes a thread the caller's (see threadOfResult): the one in
  * `result.thread.id`, or a review's `reviewThreadId`.
  */
 export const THREAD_OPENING_METHODS: ReadonlySet<string> = new Set(["thread/start", "thread/resume", "thread/fork", "review/start"]);
