@@ -39,8 +39,9 @@ export function pulledText(source: Subscribable<string>, outcome: () => PromiseL
         const wake = (): void => {
           wakeQueued = false;
           const resume = waiting;
-          const pull = resume === undefined ? undefined : take();
-          if (resume === undefined || pull === undefined) return;
+          if (resume === undefined) return;
+          const pull = take();
+          if (pull === undefined) return;
           waiting = undefined;
           resume(pull);
         };
