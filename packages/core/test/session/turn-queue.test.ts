@@ -1,6 +1,6 @@
 // Turns on one thread wait for each other (codex would fold a second turn/start into the running
 // turn); `whenBusy: "fail"` refuses instead. On the FakeAppServer: the order of what the client sends.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { RequestAbortedError, ThreadBusyError } from "@codex-rpc/core";
 import { connect } from "../support/connect-to-fake.js";
 
@@ -41,8 +41,10 @@ describe("turns on one thread (fake server)", () => {
     expect(server.received.some((message) => (message as { method?: string }).method === "thread/compact/start")).toBe(false);
     await first.interrupt();
     await first.completed;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(server.received.some((message) => (message as { method?: string }).method === "thread/compact/start")).toBe(true);
+    // Sent once the compaction's module has loaded (on demand): a loaded machine takes more than a few ms.
+    await vi.waitFor(() => expect(server.received.some((message) => (message as { method?: string }).method === "thread/compact/start")).toBe(true), {
+      timeout: 5_000,
+    });
     compaction.interrupt().catch(() => undefined);
     await client.close();
   });
