@@ -17,6 +17,9 @@ export class ConnectionNotices {
   readonly #kept: JsonRpcMessage[] = [];
 
   keep(message: JsonRpcMessage & { method: string }): void {
+    // One that cannot be serialized (nested too deep for JSON.stringify) reaches no page: kept, it
+    // would fail again, with a log line, for every page that connects later.
+    if (!serializable(message)) return;
     if (LATEST_ONLY.has(message.method)) {
       const index = this.#kept.findIndex((kept) => "method" in kept && kept.method === message.method);
       if (index !== -1) {
@@ -30,5 +33,14 @@ export class ConnectionNotices {
   /** What a page gets after its `initialize`, in the order received. */
   get all(): readonly JsonRpcMessage[] {
     return this.#kept;
+  }
+}
+
+function serializable(message: JsonRpcMessage): boolean {
+  try {
+    JSON.stringify(message);
+    return true;
+  } catch {
+    return false;
   }
 }

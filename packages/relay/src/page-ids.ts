@@ -88,3 +88,28 @@ export function unscopeMessage(message: string, ids: readonly ScopedId[]): strin
   for (const { page, upstream } of ids) text = text.split(upstream).join(page);
   return text;
 }
+
+/**
+ * An error's `data` with the upstream ids it quotes put back as the page wrote them: a string, or any
+ * JSON value holding one (a copy; `data` itself when it quotes none, or cannot be serialized).
+ */
+export function unscopeErrorData(data: unknown, ids: readonly ScopedId[]): unknown {
+  if (ids.length === 0 || data === undefined || data === null) return data;
+  if (typeof data === "string") return unscopeMessage(data, ids);
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(data);
+  } catch {
+    return data;
+  }
+  if (json === undefined) return data;
+  // Inside JSON text an id is escaped as a JSON string is: replace it in that form.
+  const escaped = ids.map(({ page, upstream }) => ({ page: jsonChars(page), upstream: jsonChars(upstream) }));
+  const text = unscopeMessage(json, escaped);
+  return text === json ? data : JSON.parse(text);
+}
+
+/** `text` as it appears between the quotes of a JSON string. */
+function jsonChars(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
+}

@@ -4,7 +4,7 @@ import { ConnectionNotices } from "./connection-notices.js";
 import { declineAnswer } from "./decline-answer.js";
 import { filterListResult, LIST_METHODS } from "./list-filter.js";
 import type { RelayLogger } from "./relay-log.js";
-import { type ScopedId, scopeOf, scopePageIds, unscopeMessage, unscopePageIds } from "./page-ids.js";
+import { type ScopedId, scopeOf, scopePageIds, unscopeErrorData, unscopeMessage, unscopePageIds } from "./page-ids.js";
 import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
 import { type RateLimit, TokenBucket } from "./token-bucket.js";
@@ -365,7 +365,9 @@ export class RelayMultiplexer {
     if ("error" in message) {
       const { error } = message;
       const text = typeof error?.message === "string" ? unscopeMessage(error.message, pending.ids) : error?.message;
-      return void connection.deliver({ ...message, id: pending.id, error: { ...error, message: text } } as JsonRpcMessage);
+      const unscoped = { ...error, message: text };
+      if (error !== null && typeof error === "object" && "data" in error) unscoped.data = unscopeErrorData(error.data, pending.ids);
+      return void connection.deliver({ ...message, id: pending.id, error: unscoped } as JsonRpcMessage);
     }
     if (!("result" in message)) return void connection.deliver({ ...message, id: pending.id } as JsonRpcMessage);
     this.#resources.claim(resourcesOf(message.result), connection);

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { scopeOf, scopePageIds, unscopeMessage, unscopePageIds } from "../src/page-ids.js";
+import { FakeAppServer } from "@codex-rpc/core/testing";
+import { fakePeer, tick } from "./support/fake-peer.js";
+import { RelayMultiplexer } from "../src/index.js";
+import { scopeOf, scopePageIds, unscopeErrorData, unscopeMessage, unscopePageIds } from "../src/page-ids.js";
 
 describe("page-chosen ids, scoped per connection", () => {
   it("scopes every page-chosen id of a request, copying the params and leaving the rest alone", () => {
@@ -44,4 +47,42 @@ describe("page-chosen ids, scoped per connection", () => {
       'no active command/exec for process id "p1"',
     );
   });
+
+  it("puts the page's ids back in an error's data too: a string, or strings anywhere in a JSON value, escaped or not", () => {
+    const ids = [
+      { page: "p1", upstream: "r4.p1" },
+      { page: 'q"2', upstream: 'r4.q"2' },
+    ];
+    expect(unscopeErrorData('process "r4.p1" is gone', ids)).toBe('process "p1" is gone');
+    expect(unscopeErrorData({ processId: "r4.p1", tried: ['r4.q"2', "r5.p1"], n: 3 }, ids)).toEqual({ processId: "p1", tried: ['q"2', "r5.p1"], n: 3 });
+    const untouched = { note: "nothing of the page's" };
+    expect(unscopeErrorData(untouched, ids)).toBe(untouched);
+    expect(unscopeErrorData(undefined, ids)).toBeUndefined();
+    expect(unscopeErrorData(null, ids)).toBeNull();
+    expect(unscopeErrorData({ processId: "r4.p1" }, [])).toEqual({ processId: "r4.p1" });
+    // What cannot be serialized is passed as it is (the page's delivery reports it).
+    const deep = JSON.parse(`${"[".repeat(100_000)}"r4.p1"${"]".repeat(100_000)}`) as unknown;
+    expect(unscopeErrorData(deep, ids)).toBe(deep);
+  });
+});
+
+it("an error answer from codex reaches the page with its own ids in the message and in the data", async () => {
+  const server = new FakeAppServer();
+  server.respond("command/exec/write", (params) => ({
+    error: {
+      code: -32600,
+      message: `no active command/exec for process id "${(params as { processId: string }).processId}"`,
+      data: { processId: (params as { processId: string }).processId },
+    },
+  }));
+  const mux = await RelayMultiplexer.start(server.transport, {});
+  const peer = fakePeer();
+  const connection = mux.attach(peer);
+  connection.receive({ id: 0, method: "initialize", params: { clientInfo: { name: "page", version: "0" } } });
+  connection.receive({ method: "initialized" });
+  connection.receive({ id: 1, method: "command/exec/write", params: { processId: "p1", deltaBase64: "" } });
+  await tick();
+  const upstream = server.received.find((m) => "method" in m && m.method === "command/exec/write") as { params: { processId: string } };
+  expect(upstream.params.processId).toMatch(/^r\d+\.p1$/);
+  expect(peer.sent.find((m) => m.id === 1)?.error).toEqual({ code: -32600, message: 'no active command/exec for process id "p1"', data: { processId: "p1" } });
 });

@@ -124,6 +124,19 @@ describe("an upstream message too deep to serialize (F3)", () => {
     expect(log.join("\n")).not.toContain("secret-looking-deep");
   });
 
+  it("a connection-level notification too deep to serialize is not kept for pages that connect later", async () => {
+    const { server, log, open } = await setup();
+    server.notify("configWarning", { summary: "deep", details: deepValue() });
+    server.notify("configWarning", { summary: "plain", details: null });
+    await tick();
+    const { peer, frames } = serializingPeer();
+    open(peer);
+    expect(frames.some((frame) => frame.includes('"plain"'))).toBe(true);
+    expect(frames.some((frame) => frame.includes('"deep"'))).toBe(false);
+    expect(log.filter((entry) => entry.includes("could not be serialized"))).toEqual([]);
+    expect(uncaught).toEqual([]);
+  });
+
   it("an answer too deep to serialize reaches the page as an error (-32603), not as nothing", async () => {
     const { server, open } = await setup();
     server.respond("config/read", () => ({ result: { config: deepValue() } }));
