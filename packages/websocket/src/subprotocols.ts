@@ -1,4 +1,5 @@
 import { InvalidOptionError } from "@codex-rpc/core";
+import { RELAY_SUBPROTOCOL } from "./relay-protocol.js";
 
 /** RFC 6455 §4.1: a subprotocol is an RFC 2616 token — visible ASCII except separators. */
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -25,9 +26,12 @@ export function checkProtocols(protocols: string | readonly string[] | undefined
   return list as readonly string[];
 }
 
-/** `text` with every subprotocol replaced by `[REDACTED]`: a runtime's message may quote them. */
+/**
+ * `text` with every subprotocol replaced by `[REDACTED]`: a runtime's message may quote them. The
+ * relay's own (`codex-rpc.v1`) is public and stays, as the secret redactor leaves it.
+ */
 export function redactProtocols(text: string, protocols: readonly string[] | undefined): string {
   let redacted = text;
-  for (const protocol of protocols ?? []) if (protocol.length >= 8) redacted = redacted.split(protocol).join("[REDACTED]");
+  for (const protocol of protocols ?? []) if (protocol.length >= 8 && protocol !== RELAY_SUBPROTOCOL) redacted = redacted.split(protocol).join("[REDACTED]");
   return redacted;
 }

@@ -50,6 +50,8 @@ describe("checkProtocols", () => {
 
   it("redacts the subprotocols out of a runtime's message", () => {
     expect(redactProtocols(`bad ${SECRET} here`, [SECRET])).toBe("bad [REDACTED] here");
+    // The relay's own subprotocol is public: a message naming it keeps it.
+    expect(redactProtocols(`codex-rpc.v1 and ${SECRET}`, ["codex-rpc.v1", SECRET])).toBe("codex-rpc.v1 and [REDACTED]");
   });
 });
 
