@@ -1,5 +1,4 @@
 import { describeThrown } from "../util/describe-value.js";
-import { isRecord } from "../util/is-record.js";
 import { issueLines } from "../util/schema-issues.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
 
@@ -21,7 +20,10 @@ export async function checkToolArguments(label: string, validator: StandardSchem
   } catch (error) {
     return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator failed: ${describeThrown(error)}` };
   }
-  if (!isRecord(result)) return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator gave no result` };
+  // Any object: arktype's failure is an array (its ArkErrors) that carries `issues`.
+  if (typeof result !== "object" || result === null) {
+    return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator gave no result` };
+  }
   if (!result.issues) return { ok: true, value: (result as StandardSchemaV1.SuccessResult<unknown>).value };
   const lines = issueLines(result.issues, MAX_ISSUES).map((line) => `- ${line}`);
   return { ok: false, message: `Invalid arguments for tool "${label}"; fix them and call it again:\n${lines.join("\n")}` };

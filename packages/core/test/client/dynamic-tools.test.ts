@@ -1,6 +1,7 @@
 // Dynamic tools declared with a Standard Schema (zod, valibot, a hand-written one) or plain JSON
 // Schema, over the in-memory app-server: what thread/start declares, how calls are validated and
 // matched, and what the handler's `args` is typed as.
+import { type } from "arktype";
 import * as v from "valibot";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
@@ -97,6 +98,8 @@ describe("dynamic tools (fake server)", () => {
   it.each([
     ["zod", z.object({ city: z.string() }), undefined, "city: Invalid input: expected string, received number"],
     ["valibot", v.object({ city: v.string() }), CITY_JSON_SCHEMA, "city: Invalid type: Expected string but received 3"],
+    // arktype's failure is an array (its ArkErrors) that carries `issues`: a review found it read as no result.
+    ["arktype", type({ city: "string" }), undefined, "city: city must be a string (was a number)"],
     ["a hand-written Standard Schema", cityByHand, CITY_JSON_SCHEMA, "city: city must be a string"],
   ] as const)(
     "validates arguments with %s: bad ones are a failed call the model reads, the handler never runs; good ones reach it parsed",
