@@ -141,6 +141,13 @@ describe("pack-and-install smoke test (packages from the local registry, consume
         join(main.dir, `tsconfig.${resolution}.json`),
         tsconfig(resolution, ["turn.ts", "websocket-node.ts"], resolution === "bundler" ? { customConditions: ["node"] } : {}),
       );
+    // A page's project, as Vite's template writes it: the DOM's lib, no Node types, no
+    // ESNext.Disposable (the declarations bring the lib they need: a review found them failing here).
+    writeFileSync(
+      join(main.dir, "page.ts"),
+      'import { CodexClient } from "@codex-rpc/core";\nimport { openRelayTransport } from "@codex-rpc/websocket";\nexport const open = async (url: string, token: string) => CodexClient.connect(await openRelayTransport({ url, token }));\n',
+    );
+    writeFileSync(join(main.dir, "tsconfig.browser.json"), tsconfig("bundler", ["page.ts"], { lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }));
     console.log(`main consumer installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, TIMEOUT);
 
@@ -218,7 +225,7 @@ describe("pack-and-install smoke test (packages from the local registry, consume
   );
 
   it(
-    "tsc checks the consumer under nodenext and bundler (customConditions: node), TypeScript 5.4 and the newest, skipLibCheck: false",
+    "tsc checks the consumer under nodenext and bundler (customConditions: node), and a page under bundler with the DOM's lib and no Node types, TypeScript 5.4 and the newest, skipLibCheck: false",
     () => {
       for (const pkg of ["typescript-5.4", "typescript"]) {
         const tsc = join(main.dir, "node_modules", pkg, "bin", "tsc");
@@ -228,6 +235,11 @@ describe("pack-and-install smoke test (packages from the local registry, consume
             `moduleResolution ${resolution}`,
             run(process.execPath, [tsc, "-p", `tsconfig.${resolution}.json`], main.dir),
           );
+        expectTsc(
+          `tsc ${tscVersion(main, pkg)}`,
+          "a page: bundler, lib ES2022 + DOM, no Node types",
+          run(process.execPath, [tsc, "-p", "tsconfig.browser.json"], main.dir),
+        );
       }
     },
     TIMEOUT,

@@ -1,3 +1,6 @@
+/// <reference lib="esnext.disposable" preserve="true" />
+// Kept in the declarations: a program whose `lib` lacks ESNext.Disposable (a browser project's
+// ES2022 + DOM) still type-checks them, `skipLibCheck` off.
 /**
  * `Symbol.asyncDispose` and `Symbol.dispose`, so `await using client = …` and `using handler = …`
  * work. Node ≥ 20, Deno and Bun have both; on a runtime without them this falls back to the
