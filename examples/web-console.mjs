@@ -9,7 +9,7 @@
 // The mock model answers from its script, in order, whatever you type: 1st prompt, it reasons and
 // asks to run `ls -1` (an approval in the page), then streams an answer; 2nd, it adds a file with a
 // patch (a file-change approval and its diff); later prompts get a short answer each. Ctrl-C stops
-// the relay and the app-server. For your own codex and model: `npx codex-rpc-relay --open`.
+// the relay and the app-server. For your own codex and model: `npx @codex-rpc/relay --open`.
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

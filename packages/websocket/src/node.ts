@@ -2,6 +2,8 @@
 // the `ws` package where there is no global WebSocket (Node 20), and Unix sockets.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { InvalidOptionError } from "@codex-rpc/core";
+import { WebSocketConnectError, redactUrl } from "./connect-failure.js";
 import { openWebSocketTransport as openPortable, type WebSocketTransport, type WebSocketTransportOptions } from "./websocket-transport.js";
 import type { WebSocketConstructor } from "./websocket-like.js";
 import { type RelayTransportOptions, relayTransportOptions } from "./relay-protocol.js";
@@ -30,13 +32,14 @@ export interface NodeWebSocketTransportOptions extends Omit<WebSocketTransportOp
  */
 export async function openWebSocketTransport(options: NodeWebSocketTransportOptions): Promise<WebSocketTransport> {
   const { socketPath, url, ...rest } = options;
-  if ((socketPath === undefined) === (url === undefined)) throw new TypeError("openWebSocketTransport: give exactly one of `url` and `socketPath`");
+  if ((socketPath === undefined) === (url === undefined)) throw new InvalidOptionError("url", "give exactly one of `url` and `socketPath`");
   if (socketPath !== undefined) {
     // ws's own scheme for a Unix socket: the socket path, then `:` and the request path.
-    return openPortable({ ...rest, url: `ws+unix://${socketPath}:/`, WebSocket: options.WebSocket ?? (await loadWs()) }, SERVER_SOCKETS);
+    const target = `ws+unix://${socketPath}:/`;
+    return openPortable({ ...rest, url: target, WebSocket: options.WebSocket ?? (await loadWs(target)) }, SERVER_SOCKETS);
   }
   const global = (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
-  return openPortable({ ...rest, url: url!, WebSocket: options.WebSocket ?? global ?? (await loadWs()) }, SERVER_SOCKETS);
+  return openPortable({ ...rest, url: url!, WebSocket: options.WebSocket ?? global ?? (await loadWs(url!)) }, SERVER_SOCKETS);
 }
 
 /**
@@ -47,14 +50,19 @@ export function defaultControlSocketPath(codexHome: string = process.env.CODEX_H
   return join(codexHome, "app-server-control", "app-server-control.sock");
 }
 
-async function loadWs(): Promise<WebSocketConstructor> {
+/** The `ws` package, or a CONNECT_FAILED error saying to install it (nothing was opened). */
+async function loadWs(url: string): Promise<WebSocketConstructor> {
   try {
     const module = (await import("ws")) as { default: unknown };
     return module.default as WebSocketConstructor;
   } catch (error) {
-    throw new TypeError("this needs the `ws` package (Node 20 has no global WebSocket, and only ws speaks over Unix sockets): npm install ws", {
-      cause: error,
-    });
+    throw new WebSocketConnectError(
+      "CONNECT_FAILED",
+      "this needs the `ws` package (Node 20 has no global WebSocket, and only ws speaks over Unix sockets): npm install ws",
+      redactUrl(url),
+      undefined,
+      { cause: error },
+    );
   }
 }
 

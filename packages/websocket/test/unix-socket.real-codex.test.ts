@@ -55,6 +55,9 @@ it("finds codex's default control socket under CODEX_HOME and runs a turn over i
 });
 
 it("refuses an ambiguous or empty address", async () => {
-  await expect(openWebSocketTransport({})).rejects.toThrow(/exactly one of `url` and `socketPath`/);
+  await expect(openWebSocketTransport({})).rejects.toMatchObject({
+    code: "INVALID_OPTION",
+    message: expect.stringMatching(/exactly one of `url` and `socketPath`/),
+  });
   await expect(openWebSocketTransport({ url: "ws://127.0.0.1:1", socketPath: "/tmp/x.sock" })).rejects.toThrow(/exactly one/);
 });

@@ -261,7 +261,7 @@ export class QueueOverflowError extends CodexRpcError {
 /** What to do when the server runs another codex version than the client's protocol. */
 function versionAdvice(serverVersion: string | undefined): string {
   if (serverVersion === undefined) return "check the server's codex version";
-  return `install @codex-rpc/protocol built for codex ${serverVersion}, or generate one: npx codex-rpc-gen generate --codex-version ${serverVersion} --out ./codex-protocol`;
+  return `install @codex-rpc/protocol built for codex ${serverVersion}, or generate one: npx -p @codex-rpc/codegen codex-rpc-gen generate --codex-version ${serverVersion} --out ./codex-protocol`;
 }
 
 /** With `strictVersion`, `connect()` refuses a server whose codex version differs from the client's protocol. */
