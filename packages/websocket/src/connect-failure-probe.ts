@@ -55,7 +55,8 @@ export async function describeConnectFailure(failure: ConnectFailure): Promise<W
       server === 403
         ? `the relay is up and refuses this origin (its discovery document answered 403): ${RELAY_REFUSALS[403]}`
         : "the relay is up and accepts this origin (its discovery document answered), so it most likely refused the token: use the one it printed at launch (a new one each time it starts)";
-    return new WebSocketConnectError("UNAUTHORIZED", `WebSocket connection to ${url} refused${detail}; ${why}`, url, undefined);
+    // The discovery document's 403 is the relay's refusal of this origin: the status the runtime hid.
+    return new WebSocketConnectError("UNAUTHORIZED", `WebSocket connection to ${url} refused${detail}; ${why}`, url, server === 403 ? 403 : undefined);
   }
   if (server === "up" && status === undefined) {
     // The server is there but refused the upgrade and the runtime does not say how.

@@ -9,7 +9,10 @@ export class WebSocketConnectError extends CodexRpcError {
     message: string,
     /** Where it tried to connect (secrets redacted). */
     readonly url: string,
-    /** The HTTP status of the refused upgrade, when the runtime says it (Node 22's WebSocket does not). */
+    /**
+     * The HTTP status of the refused upgrade, when the runtime says it (Node 22's WebSocket and browsers
+     * do not); through @codex-rpc/relay in a browser, 403 when its discovery document refuses the origin.
+     */
     readonly status: number | undefined,
     options?: { cause?: unknown },
   ) {

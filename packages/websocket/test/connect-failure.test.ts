@@ -29,6 +29,8 @@ describe("describeConnectFailure through a relay", () => {
     expect(token.message).toMatch(/the relay is up and accepts this origin .* most likely refused the token/);
     const origin = await describeConnectFailure({ ...base, relay: true, readyzUrl, fetch: answering(403) });
     expect(origin.message).toMatch(/the relay is up and refuses this origin/);
+    // A page tells the two apart by `status` too (review 7): 403 from the discovery document, none for the token.
+    expect(origin).toMatchObject({ code: "UNAUTHORIZED", status: 403 });
   });
 
   it("keeps codex's Origin rule for a direct connection's 403", async () => {
