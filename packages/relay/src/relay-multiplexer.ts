@@ -7,7 +7,8 @@ import type { RelayLogger } from "./relay-log.js";
 import { type ScopedId, scopeOf, scopePageIds, unscopeErrorData, unscopeMessage, unscopePageIds } from "./page-ids.js";
 import { ResourceOwners, resourcesOf } from "./resource-owners.js";
 import { RunningTurns } from "./running-turns.js";
-import { type RateLimit, TokenBucket } from "./token-bucket.js";
+import { completeRateLimit, type RateLimit, TokenBucket } from "./token-bucket.js";
+import { wholeAbove0 } from "./limits.js";
 import { THREAD_OPENING_METHODS, threadOf, threadOfResult, UNOWNED_THREAD_METHODS } from "./thread-of.js";
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
@@ -25,9 +26,12 @@ export interface RelayMultiplexerOptions {
   readonly clientInfo?: { readonly name: string; readonly title?: string | null; readonly version: string };
   /** Ask the app-server for its experimental API (default true: connections may use it or not). */
   readonly experimentalApi?: boolean;
-  /** Per-connection rate limit (default 100 messages/s, bursts of 200). */
-  readonly rateLimit?: RateLimit;
-  /** How long the app-server may take to answer `initialize` (default 30 000 ms). */
+  /**
+   * Per-connection rate limit (default 100 messages/s, bursts of 200; a field left out takes its
+   * default). `perSecond` a number above 0, `burst` a whole number above 0: `start` rejects others.
+   */
+  readonly rateLimit?: Partial<RateLimit>;
+  /** How long the app-server may take to answer `initialize` (default 30 000 ms; a whole number of ms, up to 2 147 483 647). */
   readonly initializeTimeoutMs?: number;
   readonly log?: RelayLogger;
   /**
@@ -62,7 +66,8 @@ export const RelayCloseCode = {
   tooManyConnections: 1013,
 } as const;
 
-const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 200 };
+/** The longest `setTimeout` takes (a longer one fires at once). */
+const MAX_TIMEOUT_MS = 2_147_483_647;
 /** Notifications kept for threads whose opening request has not been answered yet. */
 const MAX_BACKLOG = 1000;
 
@@ -90,6 +95,8 @@ export class RelayMultiplexer {
   readonly #upstream: Transport;
   readonly #options: RelayMultiplexerOptions;
   readonly #log: RelayLogger;
+  readonly #rateLimit: RateLimit;
+  readonly #initializeTimeoutMs: number;
   readonly #pending = new Map<number, PendingRequest>();
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
@@ -124,6 +131,9 @@ export class RelayMultiplexer {
   private constructor(upstream: Transport, options: RelayMultiplexerOptions) {
     this.#upstream = upstream;
     this.#options = options;
+    // Checked before anything is sent: NaN or 0 would turn the rate limit off (a NaN bucket admits everything).
+    this.#rateLimit = completeRateLimit("RelayMultiplexer", options.rateLimit);
+    this.#initializeTimeoutMs = wholeAbove0("RelayMultiplexer", "initializeTimeoutMs", options.initializeTimeoutMs ?? 30_000, MAX_TIMEOUT_MS);
     this.#log = options.log ?? (() => {});
   }
 
@@ -146,7 +156,7 @@ export class RelayMultiplexer {
 
   /** A new browser connection. */
   attach(peer: RelayPeer): RelayConnection {
-    const connection = new RelayConnection(this, peer, this.#nextConnection++, this.#options.rateLimit ?? DEFAULT_RATE_LIMIT);
+    const connection = new RelayConnection(this, peer, this.#nextConnection++, this.#rateLimit);
     if (this.#closed) {
       peer.close(RelayCloseCode.upstreamClosed, "the app-server is gone");
       return connection;
@@ -168,7 +178,7 @@ export class RelayMultiplexer {
 
   async #initialize(): Promise<void> {
     const id = this.#nextId++;
-    const timeoutMs = this.#options.initializeTimeoutMs ?? 30_000;
+    const timeoutMs = this.#initializeTimeoutMs;
     const answer = new Promise<JsonRpcMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the app-server did not answer initialize within ${timeoutMs} ms`)), timeoutMs);
       const subscription = this.#upstream.messages$.subscribe({

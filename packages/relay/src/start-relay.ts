@@ -7,7 +7,8 @@ import { isLoopbackHost, normalizeOrigin, originAllowed } from "./origin-policy.
 import { redactingLogger, type RelayLogger } from "./relay-log.js";
 import { RelayCloseCode } from "./relay-multiplexer.js";
 import { StartupQueue, type StartupQueueLimits } from "./startup-queue.js";
-import type { RateLimit } from "./token-bucket.js";
+import { completeRateLimit, type RateLimit } from "./token-bucket.js";
+import { describeValue, wholeAbove0 } from "./limits.js";
 import { serveConsoleFile } from "./console-files.js";
 import { checkGivenToken } from "./given-token.js";
 import { exchangeLoginCode, LOGIN_CODE_PATH, LoginCodes } from "./login-codes.js";
@@ -23,7 +24,7 @@ export interface RelayOptions {
   readonly upstream?: RelayUpstream;
   /** Where to listen. Default `127.0.0.1`; a non-loopback host needs `allowNonLoopback`. */
   readonly host?: string;
-  /** Default 0: a free port (read it from the handle). */
+  /** Default 0: a free port (read it from the handle). A whole number from 0 to 65535. */
   readonly port?: number;
   /** Listen on a non-loopback host (anyone who can reach it may try the token). Default false. */
   readonly allowNonLoopback?: boolean;
@@ -33,10 +34,14 @@ export interface RelayOptions {
    * `Origin` (not a browser) are let through to the token check.
    */
   readonly allowedOrigins?: readonly string[];
-  /** The largest message a connection may send, in bytes (default 8 MiB); larger closes it with 1009. */
+  /** The largest message a connection may send, in bytes (default 8 MiB; a whole number above 0); larger closes it with 1009. */
   readonly maxMessageBytes?: number;
-  /** Per-connection rate limit (default 100 messages/s, bursts of 200); faster closes it with 1008. */
-  readonly rateLimit?: RateLimit;
+  /**
+   * Per-connection rate limit (default 100 messages/s, bursts of 200); faster closes it with 1008.
+   * A field left out takes its default (`{ perSecond: 5 }` has bursts of 200). `perSecond` a
+   * number above 0, `burst` a whole number above 0.
+   */
+  readonly rateLimit?: Partial<RateLimit>;
   /** Ask the app-server for its experimental API (default true). */
   readonly experimentalApi?: boolean;
   /**
@@ -103,9 +108,16 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   if (!isLoopbackHost(host) && !options.allowNonLoopback) {
     throw new TypeError(`startRelay: ${host} is not a loopback address; pass allowNonLoopback: true to listen there`);
   }
-  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
-  if (!(Number.isInteger(maxConnections) && maxConnections > 0)) throw new RangeError("startRelay: maxConnections must be a whole number above 0");
+  // Every limit is checked before anything starts: `ws` takes a maxPayload of NaN or ≤ 0 as no limit,
+  // and a rate limit with a NaN field admits everything.
+  const maxConnections = wholeAbove0("startRelay", "maxConnections", options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  const maxMessageBytes = wholeAbove0("startRelay", "maxMessageBytes", options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  const rateLimit = completeRateLimit("startRelay", options.rateLimit);
   new StartupQueue(options.maxQueuedWhileStarting); // checks the limits now
+  const listenPort = options.port ?? 0;
+  if (!(typeof listenPort === "number" && Number.isInteger(listenPort) && listenPort >= 0 && listenPort <= 65_535)) {
+    throw new RangeError(`startRelay: port must be a whole number from 0 to 65535, not ${describeValue(listenPort)}`);
+  }
   const token = options.token === undefined ? createRelayToken() : checkGivenToken(options.token);
   const log = redactingLogger(options.log, token);
   const allowed = new Set<string>();
@@ -117,7 +129,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
 
   const muxOptions = {
     log,
-    ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+    rateLimit,
     ...(options.experimentalApi !== undefined ? { experimentalApi: options.experimentalApi } : {}),
     ...(options.allowRolloutPaths ? { allowRolloutPaths: true } : {}),
   };
@@ -125,7 +137,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
 
   const wss = new WebSocketServer({
     noServer: true,
-    maxPayload: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    maxPayload: maxMessageBytes,
     handleProtocols: (protocols) =>
       protocols.has(RELAY_SUBPROTOCOL) ? RELAY_SUBPROTOCOL : ([...protocols].find((p) => p.startsWith(TOKEN_SUBPROTOCOL_PREFIX)) ?? false),
   });
@@ -208,7 +220,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
-      server.listen(options.port ?? 0, host, () => resolve());
+      server.listen(listenPort, host, () => resolve());
     });
   } catch (error) {
     // Nothing listens (the port is taken…): the app-server opened for it, a spawned one included, is ended first.

@@ -30,7 +30,8 @@ export function checkUpgrade(request: IncomingMessage, allowedOrigins: ReadonlyS
   if (url.pathname !== RELAY_PATH) return { status: 404, reason: "not found" };
   const protocols = (request.headers["sec-websocket-protocol"] ?? "").split(",").map((entry) => entry.trim());
   const presented = tokenFromSubprotocols(protocols);
-  if (presented === undefined) return { status: 401, reason: "no token: present it as the WebSocket subprotocol codex-rpc.token.<token>" };
+  // Not "no token: present it…": the log's secret redactor takes `token: <word>` for a credential.
+  if (presented === undefined) return { status: 401, reason: "no token (present it as the WebSocket subprotocol codex-rpc.token.<token>)" };
   if (!tokenMatches(presented, token)) return { status: 401, reason: "wrong token" };
   return undefined;
 }

@@ -78,6 +78,27 @@ describe("startRelay", () => {
     expect(lines.join("\n")).not.toContain(relay.token);
   });
 
+  it("each refusal's log line reads as its answer does: the secret redactor eats no word of it (review 7, F9e)", async () => {
+    const lines: string[] = [];
+    const relay = await relayOverFake((line) => lines.push(line));
+    const refusals = [
+      await tryUpgrade(relay.url, {}),
+      await tryUpgrade(relay.url, { token: "wrong" }),
+      await tryUpgrade(`${relay.url}?token=${relay.token}`, { token: relay.token }),
+      await tryUpgrade(`${relay.url}?x=1`, { token: relay.token }),
+      await tryUpgrade(`${relay.url}other`, { token: relay.token }),
+      await tryUpgrade(relay.url, { token: relay.token, origin: "http://evil.example" }),
+    ];
+    const logged = lines.filter((line) => line.startsWith("refused an upgrade"));
+    expect(logged).toHaveLength(refusals.length);
+    refusals.forEach((outcome, index) => {
+      if (!("status" in outcome)) throw new Error("upgraded");
+      expect(logged[index]).toMatch(new RegExp(`: ${outcome.status} ${outcome.body.trim().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+    });
+    expect(logged.join("\n")).not.toContain("[REDACTED]");
+    expect(logged[0]).toMatch(/: 401 no token \(present it as the WebSocket subprotocol codex-rpc\.token\.<token>\)$/);
+  });
+
   it("a port already in use: rejects with EADDRINUSE and closes the app-server it opened (review 6 F5)", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));

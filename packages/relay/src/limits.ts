@@ -1,0 +1,15 @@
+/** What a refused option was, for its message (a string quoted, so that "8M" reads as given). */
+export function describeValue(value: unknown): string {
+  return typeof value === "string" ? JSON.stringify(value.slice(0, 100)) : String(value);
+}
+
+/**
+ * `value` if it is a whole number from 1 to `max`; otherwise a RangeError naming the option
+ * (`startRelay: maxMessageBytes must be …`). NaN, 0, negatives and strings are refused: `ws` and the
+ * rate limit would take them as no limit at all.
+ */
+export function wholeAbove0(where: string, name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= max) return value;
+  const bound = max === Number.MAX_SAFE_INTEGER ? "" : ` (at most ${max})`;
+  throw new RangeError(`${where}: ${name} must be a whole number above 0${bound}, not ${describeValue(value)}`);
+}
