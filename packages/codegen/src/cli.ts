@@ -12,10 +12,7 @@ import type { SchemaFlavor } from "./read/schema-bundle.js";
 import { diffSchemaDirectories } from "./analyse/schema-diff.js";
 import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
-const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
-
-Usage:
-  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
+const GENERATE_USAGE = `  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
   codex-rpc-gen generate --codex PATH | --codex-version X --out DIR [--package NAME] …
       Generate types, method maps and validators from a vendored schema directory
       (manifest.json, stable/, experimental/), or straight from a codex binary (PATH) or an
@@ -25,15 +22,27 @@ Usage:
       listing every output file that is stale, missing or unexpected.
       --result-map FILE  JSON { "method": "ResultDefinition" } for results no rule finds;
                          it wins over every rule. Results nothing finds are typed unknown
-                         (with a warning), so generation never fails on a new version.
-  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
+                         (with a warning), so generation never fails on a new version.`;
+
+const DIFF_USAGE = `  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
   codex-rpc-gen diff --from OLD --to NEW …
       What changed between two schema directories, per method and type down to the field,
       each change marked BREAKING or additive for a client (by the direction it travels).
-      --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.
+      --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.`;
 
-Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
+const EXIT_CODES = `Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
 2 bad input or usage.`;
+
+const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
+
+Usage:
+${GENERATE_USAGE}
+${DIFF_USAGE}
+
+${EXIT_CODES}`;
+
+/** What `codex-rpc-gen <command> --help` prints. */
+const commandUsage = (usage: string) => `Usage:\n${usage}\n\n${EXIT_CODES}`;
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
@@ -74,6 +83,10 @@ function runGenerate(args: readonly string[], io: Io): number {
     "result-map": { type: "string" },
     check: { type: "boolean" },
   });
+  if (values.help) {
+    io.out(commandUsage(GENERATE_USAGE));
+    return 0;
+  }
   const sources = (["schemas", "codex", "codex-version"] as const).filter((flag) => values[flag] !== undefined);
   if (sources.length !== 1) {
     throw new CodegenError(
@@ -166,6 +179,10 @@ function runDiff(args: readonly string[], io: Io): number {
     },
     true,
   );
+  if (values.help) {
+    io.out(commandUsage(DIFF_USAGE));
+    return 0;
+  }
   if (positionals.length > 2) throw new CodegenError("USAGE", `diff takes two directories, got ${positionals.length}`);
   if (positionals.length > 0 && (values.from !== undefined || values.to !== undefined)) {
     throw new CodegenError("USAGE", "give the directories either as OLD NEW or as --from/--to, not both");
@@ -191,7 +208,8 @@ function runDiff(args: readonly string[], io: Io): number {
 
 function parse<T extends Record<string, { type: "string" | "boolean" }>>(args: readonly string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals });
+    // Every command takes --help (-h): its usage on stdout, exit 0.
+    return parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } } as const, strict: true, allowPositionals });
   } catch (cause) {
     throw new CodegenError("USAGE", (cause as Error).message);
   }
