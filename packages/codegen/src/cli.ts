@@ -5,7 +5,7 @@ import { exportCodexSchemas } from "./read/codex-export.js";
 import { displayPath } from "./util/display-path.js";
 import { generate, type FlavorReport } from "./generate.js";
 import { findStaleFiles } from "./write/find-stale-files.js";
-import { writeGeneratedFiles } from "./write/write-generated-files.js";
+import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
 import type { SchemaFlavor } from "./read/schema-bundle.js";
@@ -94,7 +94,8 @@ function runGenerate(args: readonly string[], io: Io): number {
       sources.length === 0 ? "--schemas DIR is required (or --codex PATH, or --codex-version X)" : `give one of --${sources.join(", --")}`,
     );
   }
-  required(values.out, "--out DIR"); // before a download that would be wasted
+  const outDir = required(values.out, "--out DIR"); // before a download that would be wasted
+  if (!values.check) checkOutputDirectory(outDir); // and so is its refusal
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
   const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"]) : undefined;
   try {

@@ -1,7 +1,7 @@
 export { CodegenError, type CodegenErrorCode, type CodegenErrorContext } from "./util/codegen-error.js";
 export { generate, type FlavorReport, type GenerateOptions, type GenerateResult, type ResultReport } from "./generate.js";
 export { findStaleFiles, type StaleFile } from "./write/find-stale-files.js";
-export { writeGeneratedFiles } from "./write/write-generated-files.js";
+export { checkOutputDirectory, writeGeneratedFiles, type WriteOptions } from "./write/write-generated-files.js";
 export { main } from "./cli.js";
 export {
   diffBundles,
