@@ -97,7 +97,7 @@ function runGenerate(args: readonly string[], io: Io): number {
   const outDir = required(values.out, "--out DIR"); // before a download that would be wasted
   if (!values.check) checkOutputDirectory(outDir); // and so is its refusal
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
-  const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"]) : undefined;
+  const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"], { cwd: process.cwd() }) : undefined;
   try {
     const binary = installed?.binary ?? required(values.codex, "--codex PATH");
     const exported = exportCodexSchemas(binary);
