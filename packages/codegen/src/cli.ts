@@ -8,8 +8,11 @@ import { findStaleFiles } from "./write/find-stale-files.js";
 import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
-import type { SchemaFlavor } from "./read/schema-bundle.js";
-import { diffSchemaDirectories } from "./analyse/schema-diff.js";
+import { BUNDLE_FILE, type SchemaFlavor } from "./read/schema-bundle.js";
+import { diffSchemaDirectories, type SchemaDiff } from "./analyse/schema-diff.js";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { generatedOutputVersion } from "./read/generated-output.js";
 import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
 const GENERATE_USAGE = `  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
@@ -26,8 +29,16 @@ const GENERATE_USAGE = `  codex-rpc-gen generate --schemas DIR --out DIR [--resu
 
 const DIFF_USAGE = `  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
   codex-rpc-gen diff --from OLD --to NEW …
-      What changed between two schema directories, per method and type down to the field,
+      What changed between two codex versions' schemas, per method and type down to the field,
       each change marked BREAKING or additive for a client (by the direction it travels).
+      OLD and NEW are each one of:
+        DIR            a folder \`codex app-server generate-json-schema --out DIR\` wrote (read as
+                       the stable flavor; the version unknown), one holding such exports as
+                       stable/ and experimental/, or a vendored schema directory (manifest.json)
+        DIR            a folder of codex-rpc-gen output: it keeps its codex version, not its
+                       schemas, so that version is installed from npm (as codex@VERSION)
+        PATH           a codex binary (or the package's bin/codex.js): its export
+        codex@VERSION  @openai/codex@VERSION installed from npm (your .npmrc applies)
       --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.`;
 
 const EXIT_CODES = `Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
@@ -198,13 +209,69 @@ function runDiff(args: readonly string[], io: Io): number {
   if (flavor !== undefined && flavor !== "stable" && flavor !== "experimental") {
     throw new CodegenError("USAGE", `--flavor takes stable or experimental, not "${flavor}"`);
   }
-  const diff = diffSchemaDirectories(from, to, flavor ? { flavors: [flavor as SchemaFlavor] } : {});
+  const options = flavor ? { flavors: [flavor as SchemaFlavor] } : {};
+  const sides: DiffSide[] = [];
+  let diff: SchemaDiff;
+  try {
+    sides.push(openDiffSide(from, io));
+    sides.push(openDiffSide(to, io));
+    diff = diffSchemaDirectories(sides[0]?.dir ?? from, sides[1]?.dir ?? to, options);
+  } finally {
+    for (const side of sides) side.dispose();
+  }
   if (values.json) io.out(JSON.stringify(diff, null, 2));
   else for (const line of formatSchemaDiff(diff)) io.out(line);
   const counts = diff.flavors.map((f) => f.counts);
   if (failOn === "breaking" && counts.some((c) => c.breaking > 0)) return 1;
   if (failOn === "any" && counts.some((c) => c.breaking + c.additive > 0)) return 1;
   return 0;
+}
+
+type DiffSide = { readonly dir: string; dispose(): void };
+
+/** `codex@X` (or `@openai/codex@X`): that version, installed from npm. */
+const CODEX_FROM_NPM = /^(?:@openai\/)?codex@(.*)$/;
+
+/**
+ * One side of `diff` as a folder of schemas: a folder is read as it is (a vendored schema directory
+ * or codex's own export) unless it is generated output, which keeps its codex version but no
+ * schemas: that version is installed from npm. A file is a codex binary; `codex@X` a version from npm.
+ */
+function openDiffSide(spec: string, io: Io): DiffSide {
+  const stat = existsSync(spec) ? statSync(spec) : undefined;
+  if (stat?.isFile()) return exportedFrom(undefined, spec);
+  if (stat?.isDirectory()) {
+    const version = holdsSchemas(spec) ? undefined : generatedOutputVersion(spec);
+    if (version === undefined) return { dir: spec, dispose() {} };
+    io.err(
+      `codex-rpc-gen: ${spec} is codex-rpc-gen output for codex ${version}, which keeps no schemas: comparing the schemas of @openai/codex@${version}, installed from npm`,
+    );
+    return exportedFrom(version);
+  }
+  const version = CODEX_FROM_NPM.exec(spec)?.[1];
+  return version === undefined ? { dir: spec, dispose() {} } : exportedFrom(version);
+}
+
+/** The schemas of a codex version installed from npm, or of a binary. */
+function exportedFrom(version: string | undefined, binary?: string): DiffSide {
+  const installed = version === undefined ? undefined : installCodex(version, { cwd: process.cwd() });
+  try {
+    const exported = exportCodexSchemas(installed?.binary ?? binary ?? "");
+    return {
+      dir: exported.schemasDir,
+      dispose() {
+        exported.dispose();
+        installed?.dispose();
+      },
+    };
+  } catch (error) {
+    installed?.dispose();
+    throw error;
+  }
+}
+
+function holdsSchemas(dir: string): boolean {
+  return ["manifest.json", BUNDLE_FILE, join("stable", BUNDLE_FILE), join("experimental", BUNDLE_FILE)].some((file) => existsSync(join(dir, file)));
 }
 
 function parse<T extends Record<string, { type: "string" | "boolean" }>>(args: readonly string[], options: T, allowPositionals = false) {
