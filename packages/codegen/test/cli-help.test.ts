@@ -1,12 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
+import { runCli } from "./support/run-cli.js";
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, stdout: out.join("\n"), stderr: err.join("\n") };
-}
+const run = runCli;
 
 describe("codex-rpc-gen <command> --help", () => {
   it.each([

@@ -7,18 +7,13 @@ import { chmodSync, cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
+import { runCli } from "./support/run-cli.js";
 import { BUNDLE_FILE } from "../src/read/schema-bundle.js";
 import { displayPath } from "../src/util/display-path.js";
 import { notification, ref, writeSchemaFixture } from "./support/schema-fixture.js";
 import { temporaryDirectory } from "./support/temporary-directory.js";
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, stdout: out.join("\n"), stderr: err.join("\n") };
-}
+const run = runCli;
 
 const before = writeSchemaFixture();
 const after = writeSchemaFixture({
