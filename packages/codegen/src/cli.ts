@@ -5,17 +5,17 @@ import { exportCodexSchemas } from "./read/codex-export.js";
 import { displayPath } from "./util/display-path.js";
 import { generate, type FlavorReport } from "./generate.js";
 import { findStaleFiles } from "./write/find-stale-files.js";
-import { writeGeneratedFiles } from "./write/write-generated-files.js";
+import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
-import type { SchemaFlavor } from "./read/schema-bundle.js";
-import { diffSchemaDirectories } from "./analyse/schema-diff.js";
+import { BUNDLE_FILE, type SchemaFlavor } from "./read/schema-bundle.js";
+import { diffSchemaDirectories, type SchemaDiff } from "./analyse/schema-diff.js";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { generatedOutputVersion } from "./read/generated-output.js";
 import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
-const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
-
-Usage:
-  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
+const GENERATE_USAGE = `  codex-rpc-gen generate --schemas DIR --out DIR [--result-map FILE] [--package NAME] [--check]
   codex-rpc-gen generate --codex PATH | --codex-version X --out DIR [--package NAME] …
       Generate types, method maps and validators from a vendored schema directory
       (manifest.json, stable/, experimental/), or straight from a codex binary (PATH) or an
@@ -25,15 +25,35 @@ Usage:
       listing every output file that is stale, missing or unexpected.
       --result-map FILE  JSON { "method": "ResultDefinition" } for results no rule finds;
                          it wins over every rule. Results nothing finds are typed unknown
-                         (with a warning), so generation never fails on a new version.
-  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
-  codex-rpc-gen diff --from OLD --to NEW …
-      What changed between two schema directories, per method and type down to the field,
-      each change marked BREAKING or additive for a client (by the direction it travels).
-      --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.
+                         (with a warning), so generation never fails on a new version.`;
 
-Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
+const DIFF_USAGE = `  codex-rpc-gen diff OLD NEW [--json] [--fail-on breaking|any] [--flavor stable|experimental]
+  codex-rpc-gen diff --from OLD --to NEW …
+      What changed between two codex versions' schemas, per method and type down to the field,
+      each change marked BREAKING or additive for a client (by the direction it travels).
+      OLD and NEW are each one of:
+        DIR            a folder \`codex app-server generate-json-schema --out DIR\` wrote (read as
+                       the stable flavor; the version unknown), one holding such exports as
+                       stable/ and experimental/, or a vendored schema directory (manifest.json)
+        DIR            a folder of codex-rpc-gen output: it keeps its codex version, not its
+                       schemas, so that version is installed from npm (as codex@VERSION)
+        PATH           a codex binary (or the package's bin/codex.js): its export
+        codex@VERSION  @openai/codex@VERSION installed from npm (your .npmrc applies)
+      --fail-on breaking exits 1 when a change is breaking; --fail-on any when anything changed.`;
+
+const EXIT_CODES = `Exit codes: 0 done (or up to date), 1 stale output (--check) or a change --fail-on names,
 2 bad input or usage.`;
+
+const USAGE = `codex-rpc-gen — TypeScript for the Codex app-server protocol
+
+Usage:
+${GENERATE_USAGE}
+${DIFF_USAGE}
+
+${EXIT_CODES}`;
+
+/** What `codex-rpc-gen <command> --help` prints. */
+const commandUsage = (usage: string) => `Usage:\n${usage}\n\n${EXIT_CODES}`;
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 
@@ -74,6 +94,10 @@ function runGenerate(args: readonly string[], io: Io): number {
     "result-map": { type: "string" },
     check: { type: "boolean" },
   });
+  if (values.help) {
+    io.out(commandUsage(GENERATE_USAGE));
+    return 0;
+  }
   const sources = (["schemas", "codex", "codex-version"] as const).filter((flag) => values[flag] !== undefined);
   if (sources.length !== 1) {
     throw new CodegenError(
@@ -81,9 +105,10 @@ function runGenerate(args: readonly string[], io: Io): number {
       sources.length === 0 ? "--schemas DIR is required (or --codex PATH, or --codex-version X)" : `give one of --${sources.join(", --")}`,
     );
   }
-  required(values.out, "--out DIR"); // before a download that would be wasted
+  const outDir = required(values.out, "--out DIR"); // before a download that would be wasted
+  if (!values.check) checkOutputDirectory(outDir); // and so is its refusal
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
-  const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"]) : undefined;
+  const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"], { cwd: process.cwd() }) : undefined;
   try {
     const binary = installed?.binary ?? required(values.codex, "--codex PATH");
     const exported = exportCodexSchemas(binary);
@@ -166,6 +191,10 @@ function runDiff(args: readonly string[], io: Io): number {
     },
     true,
   );
+  if (values.help) {
+    io.out(commandUsage(DIFF_USAGE));
+    return 0;
+  }
   if (positionals.length > 2) throw new CodegenError("USAGE", `diff takes two directories, got ${positionals.length}`);
   if (positionals.length > 0 && (values.from !== undefined || values.to !== undefined)) {
     throw new CodegenError("USAGE", "give the directories either as OLD NEW or as --from/--to, not both");
@@ -180,7 +209,16 @@ function runDiff(args: readonly string[], io: Io): number {
   if (flavor !== undefined && flavor !== "stable" && flavor !== "experimental") {
     throw new CodegenError("USAGE", `--flavor takes stable or experimental, not "${flavor}"`);
   }
-  const diff = diffSchemaDirectories(from, to, flavor ? { flavors: [flavor as SchemaFlavor] } : {});
+  const options = flavor ? { flavors: [flavor as SchemaFlavor] } : {};
+  const sides: DiffSide[] = [];
+  let diff: SchemaDiff;
+  try {
+    sides.push(openDiffSide(from, io));
+    sides.push(openDiffSide(to, io));
+    diff = diffSchemaDirectories(sides[0]?.dir ?? from, sides[1]?.dir ?? to, options);
+  } finally {
+    for (const side of sides) side.dispose();
+  }
   if (values.json) io.out(JSON.stringify(diff, null, 2));
   else for (const line of formatSchemaDiff(diff)) io.out(line);
   const counts = diff.flavors.map((f) => f.counts);
@@ -189,9 +227,57 @@ function runDiff(args: readonly string[], io: Io): number {
   return 0;
 }
 
+type DiffSide = { readonly dir: string; dispose(): void };
+
+/** `codex@X` (or `@openai/codex@X`): that version, installed from npm. */
+const CODEX_FROM_NPM = /^(?:@openai\/)?codex@(.*)$/;
+
+/**
+ * One side of `diff` as a folder of schemas: a folder is read as it is (a vendored schema directory
+ * or codex's own export) unless it is generated output, which keeps its codex version but no
+ * schemas: that version is installed from npm. A file is a codex binary; `codex@X` a version from npm.
+ */
+function openDiffSide(spec: string, io: Io): DiffSide {
+  const stat = existsSync(spec) ? statSync(spec) : undefined;
+  if (stat?.isFile()) return exportedFrom(undefined, spec);
+  if (stat?.isDirectory()) {
+    const version = holdsSchemas(spec) ? undefined : generatedOutputVersion(spec);
+    if (version === undefined) return { dir: spec, dispose() {} };
+    io.err(
+      `codex-rpc-gen: ${spec} is codex-rpc-gen output for codex ${version}, which keeps no schemas: comparing the schemas of @openai/codex@${version}, installed from npm`,
+    );
+    return exportedFrom(version);
+  }
+  const version = CODEX_FROM_NPM.exec(spec)?.[1];
+  return version === undefined ? { dir: spec, dispose() {} } : exportedFrom(version);
+}
+
+/** The schemas of a codex version installed from npm, or of a binary. */
+function exportedFrom(version: string | undefined, binary?: string): DiffSide {
+  const installed = version === undefined ? undefined : installCodex(version, { cwd: process.cwd() });
+  try {
+    const exported = exportCodexSchemas(installed?.binary ?? binary ?? "");
+    return {
+      dir: exported.schemasDir,
+      dispose() {
+        exported.dispose();
+        installed?.dispose();
+      },
+    };
+  } catch (error) {
+    installed?.dispose();
+    throw error;
+  }
+}
+
+function holdsSchemas(dir: string): boolean {
+  return ["manifest.json", BUNDLE_FILE, join("stable", BUNDLE_FILE), join("experimental", BUNDLE_FILE)].some((file) => existsSync(join(dir, file)));
+}
+
 function parse<T extends Record<string, { type: "string" | "boolean" }>>(args: readonly string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: [...args], options, strict: true, allowPositionals });
+    // Every command takes --help (-h): its usage on stdout, exit 0.
+    return parseArgs({ args: [...args], options: { ...options, help: { type: "boolean", short: "h" } } as const, strict: true, allowPositionals });
   } catch (cause) {
     throw new CodegenError("USAGE", (cause as Error).message);
   }

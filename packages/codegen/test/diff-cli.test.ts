@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { main } from "../src/cli.js";
+import { runCli } from "./support/run-cli.js";
 import type { SchemaDiff } from "../src/analyse/schema-diff.js";
 import { notification, ref, request, writeSchemaFixture } from "./support/schema-fixture.js";
 
-async function run(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(args, { out: (line) => out.push(line), err: (line) => err.push(line) });
-  return { code, out, stdout: out.join("\n"), stderr: err.join("\n") };
-}
+const run = runCli;
 
 const before = writeSchemaFixture();
 const after = writeSchemaFixture({

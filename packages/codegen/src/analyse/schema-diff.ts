@@ -1,7 +1,8 @@
 import { MESSAGE_DIRECTIONS, METHOD_SEVERITY, severityOf, type ChangeKind, type ChangeNote, type Direction, type Severity } from "./change-severity.js";
 import { definitionDirections } from "./message-directions.js";
 import { METHOD_UNIONS, readProtocolMethods, type MethodKind, type ProtocolMethod } from "./protocol-methods.js";
-import { readSchemaDirectory, type SchemaBundle, type SchemaDefinition, type SchemaFlavor } from "../read/schema-bundle.js";
+import { displayPath } from "../util/display-path.js";
+import { readSchemaFolder, type SchemaBundle, type SchemaFolder, type SchemaDefinition, type SchemaFlavor } from "../read/schema-bundle.js";
 import { definitionName, shapeOf, type Shape } from "./schema-shape.js";
 import { diffShapes, type ShapeChange, type ShapeDiffContext } from "./shape-diff.js";
 
@@ -46,6 +47,7 @@ export interface FlavorDiff {
 }
 
 export interface SchemaDiff {
+  /** The codex versions; for a folder that records none, the folder and `(version unknown)`. */
   readonly from: string;
   readonly to: string;
   readonly flavors: readonly FlavorDiff[];
@@ -58,17 +60,27 @@ export interface DiffOptions {
 
 const SECTIONS: readonly MethodKind[] = ["clientRequest", "serverRequest", "serverNotification", "clientNotification"];
 
-/** What changed between two vendored schema directories (e.g. two codex versions), for a client. */
+/**
+ * What changed between two schema folders (e.g. two codex versions), for a client: vendored schema
+ * directories or codex's own exports (`readSchemaFolder`). `from` and `to` are the codex versions,
+ * or, where a folder does not record one, the folder and `(version unknown)`.
+ */
 export function diffSchemaDirectories(fromDir: string, toDir: string, options: DiffOptions = {}): SchemaDiff {
-  const from = readSchemaDirectory(fromDir);
-  const to = readSchemaDirectory(toDir);
+  return diffSchemaFolders(readSchemaFolder(fromDir), readSchemaFolder(toDir), options);
+}
+
+export function diffSchemaFolders(from: SchemaFolder, to: SchemaFolder, options: DiffOptions = {}): SchemaDiff {
   const flavors: FlavorDiff[] = [];
   for (const after of to.bundles) {
     if (options.flavors && !options.flavors.includes(after.flavor)) continue;
     const before = from.bundles.find((bundle) => bundle.flavor === after.flavor);
     if (before) flavors.push(diffBundles(before, after));
   }
-  return { from: from.codexVersion, to: to.codexVersion, flavors };
+  return { from: versionOf(from), to: versionOf(to), flavors };
+}
+
+function versionOf(folder: SchemaFolder): string {
+  return folder.codexVersion ?? `${displayPath(folder.dir)} (version unknown)`;
 }
 
 /** The diff of one flavor: methods first (by kind), then types. */

@@ -1,7 +1,7 @@
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { CodegenError } from "../util/codegen-error.js";
 
 /** Where `@openai/codex` keeps the native binary per platform (as packages/core's binary search knows it). */
@@ -28,23 +28,82 @@ export function codexBinaryIn(nodeModules: string, platform = process.platform, 
   return candidates.find((path) => existsSync(path));
 }
 
-/** Installs `@openai/codex@<version>` from npm into a temporary directory; `dispose` removes it. */
-export function installCodex(version: string): { binary: string; dispose(): void } {
+export interface InstallOptions {
+  /** Whose npm configuration to install with: the project around this directory (default: the process's). */
+  readonly cwd?: string;
+}
+
+/**
+ * Installs `@openai/codex@<version>` from npm into a temporary directory; `dispose` removes it.
+ * npm run with `--prefix` reads its project configuration from the prefix, not from where the user
+ * is: the project's `.npmrc` (`projectNpmrc`) is copied into the prefix, so the install uses the
+ * registry, mirror and auth npm would use in `cwd` (user and global config, and `npm_config_*`
+ * variables, npm reads as ever).
+ */
+export function installCodex(version: string, options: InstallOptions = {}): { binary: string; dispose(): void } {
   if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) throw new CodegenError("USAGE", `--codex-version takes a version such as 0.169.0, not "${version}"`);
+  const npmrc = projectNpmrc(options.cwd ?? process.cwd());
   const dir = mkdtempSync(join(tmpdir(), "codex-rpc-gen-codex-"));
   const dispose = () => rmSync(dir, { recursive: true, force: true });
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "codex-rpc-gen-codex", private: true }));
-  const npm = spawnSync("npm", ["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", `@openai/codex@${version}`], {
-    encoding: "utf8",
-    shell: process.platform === "win32",
-  });
+  let npm: SpawnSyncReturns<string>;
+  try {
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "codex-rpc-gen-codex", private: true }));
+    if (npmrc) copyFileSync(npmrc, join(dir, ".npmrc"));
+    npm = runNpm(["install", "--prefix", dir, "--no-audit", "--no-fund", "--loglevel=error", `@openai/codex@${version}`]);
+  } catch (cause) {
+    dispose();
+    throw new CodegenError("CODEX_EXPORT_FAILED", `could not install @openai/codex@${version}: ${(cause as Error).message}`);
+  }
   const binary = npm.status === 0 ? codexBinaryIn(join(dir, "node_modules")) : undefined;
   if (!binary) {
+    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : npmErrors(npm.stderr));
+    // The registry as npm resolved it (project, user and global config, npm_config_* variables).
+    const registry = npm.error ? undefined : runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim();
     dispose();
-    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : tail(npm.stderr));
-    throw new CodegenError("CODEX_EXPORT_FAILED", `could not install @openai/codex@${version}: ${why}`);
+    const config = `${registry ? `registry ${registry}` : "npm"}${npmrc ? `, configuration from ${npmrc}` : ""}`;
+    throw new CodegenError("CODEX_EXPORT_FAILED", redactSecrets(`could not install @openai/codex@${version} (${config}): ${why}`));
   }
   return { binary, dispose };
+}
+
+/**
+ * npm's project configuration file for `cwd`, as npm finds it: `.npmrc` in the nearest directory up
+ * from `cwd` that holds a `package.json` or `node_modules` (`cwd` itself when none does).
+ */
+export function projectNpmrc(cwd: string): string | undefined {
+  const start = resolve(cwd);
+  let project = start;
+  while (!existsSync(join(project, "package.json")) && !existsSync(join(project, "node_modules"))) {
+    const up = dirname(project);
+    if (up === project) {
+      project = start;
+      break;
+    }
+    project = up;
+  }
+  const file = join(project, ".npmrc");
+  return existsSync(file) ? file : undefined;
+}
+
+function runNpm(args: string[]) {
+  return spawnSync("npm", args, { encoding: "utf8", shell: process.platform === "win32" });
+}
+
+/** npm's error lines, without its stack trace, object dump and log pointer. */
+function npmErrors(stderr: string | null | undefined): string {
+  const lines = (stderr ?? "")
+    .split("\n")
+    .filter((line) => /^npm (error|ERR!) \S/.test(line) && !/complete log of this run|behind a proxy/.test(line))
+    .map((line) => line.replace(/^npm (error|ERR!) /, ""))
+    .filter((line) => !/^[{}]/.test(line));
+  return lines.length > 0 ? lines.slice(0, 6).join("; ") : tail(stderr);
+}
+
+/** Auth values and URL credentials never reach a message. */
+export function redactSecrets(text: string): string {
+  return text
+    .replace(/(_authToken|_auth|_password|token|password)(\s*[=:]\s*)[^\s;,]+/gi, "$1$2[REDACTED]")
+    .replace(/(\/\/)[^/\s@:]+:[^/\s@]+@/g, "$1[REDACTED]@");
 }
 
 export function tail(text: string | null | undefined, lines = 5): string {

@@ -54,7 +54,7 @@ export function readSchemaDirectory(dir: string): SchemaDirectory {
   if (!existsSync(manifestFile)) {
     throw new CodegenError(
       "SCHEMA_FILE_MISSING",
-      "manifest.json is missing: the schema directory must say which codex version it came from (tools/refresh-schemas.mjs writes it)",
+      'manifest.json is missing: the schema directory must say which codex version it came from ({ "codexVersion": "0.169.0" }, beside stable/ and experimental/); or generate straight from codex with --codex PATH or --codex-version X',
       { file: manifestFile },
     );
   }
@@ -78,6 +78,41 @@ export function readSchemaDirectory(dir: string): SchemaDirectory {
     bundles.push(readSchemaBundle(file, flavor));
   }
   return { dir, codexVersion, bundles };
+}
+
+/** Schemas as a consumer may have them: the codex version is known only when something records it. */
+export interface SchemaFolder {
+  readonly dir: string;
+  readonly codexVersion: string | undefined;
+  readonly bundles: readonly SchemaBundle[];
+}
+
+/**
+ * Reads what `diff` compares: a vendored schema directory (with `manifest.json`, as
+ * `readSchemaDirectory`), codex's own `app-server generate-json-schema --out DIR` folder (the bundle
+ * at its top: read as the stable flavor, version unknown), or a folder holding such exports as
+ * `stable/` and `experimental/` without a manifest (version unknown).
+ */
+export function readSchemaFolder(dir: string): SchemaFolder {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new CodegenError("SCHEMA_DIR_MISSING", `schema directory not found: ${dir}`, { file: dir });
+  }
+  if (existsSync(join(dir, "manifest.json"))) return readSchemaDirectory(dir);
+  const single = join(dir, BUNDLE_FILE);
+  if (existsSync(single)) return { dir, codexVersion: undefined, bundles: [readSchemaBundle(single, "stable")] };
+  const bundles: SchemaBundle[] = [];
+  for (const flavor of ["stable", "experimental"] as const) {
+    const file = join(dir, flavor, BUNDLE_FILE);
+    if (existsSync(file)) bundles.push(readSchemaBundle(file, flavor));
+  }
+  if (bundles.length === 0) {
+    throw new CodegenError(
+      "SCHEMA_FILE_MISSING",
+      `${dir} holds no schemas: give a folder written by \`codex app-server generate-json-schema --out DIR\` (${BUNDLE_FILE} in it, or in its stable/ and experimental/), a folder of codex-rpc-gen output, a codex binary, or codex@VERSION`,
+      { file: dir },
+    );
+  }
+  return { dir, codexVersion: undefined, bundles };
 }
 
 export function readSchemaBundle(file: string, flavor: SchemaFlavor): SchemaBundle {

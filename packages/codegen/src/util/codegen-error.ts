@@ -11,6 +11,12 @@ export type CodegenErrorCode =
   | "RESULT_MAP_INVALID"
   | "CODEX_EXPORT_FAILED"
   | "OUTPUT_STALE"
+  /** `--out` is a file, or a directory holding files generate did not write: replacing it would delete them. */
+  | "OUTPUT_NOT_GENERATED"
+  /** `--out` is the current directory or a parent of it. */
+  | "OUTPUT_HOLDS_CWD"
+  /** The filesystem refused a write; the previous output is whole. */
+  | "WRITE_FAILED"
   | "USAGE";
 
 export interface CodegenErrorContext {

@@ -3,15 +3,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli.js";
+import { generatedHeader } from "../../src/write/generated-header.js";
 import { writeSchemaFixture } from "../support/schema-fixture.js";
 import { temporaryDirectory } from "../support/temporary-directory.js";
+
+/** A file of the previous generation (its header makes it one). */
+const PREVIOUS = `${generatedHeader("9.9.9", "stable", "codex-rpc-gen generate --schemas s --out generated")}// the previous generation\n`;
 
 /** Runs the CLI into an output directory that already holds a previous generation. */
 async function runInto(schemasDir: string) {
   const parent = temporaryDirectory("codex-rpc-out-");
   const out = join(parent, "generated");
   mkdirSync(out);
-  writeFileSync(join(out, "previous.d.ts"), "// the previous generation\n");
+  writeFileSync(join(out, "previous.d.ts"), PREVIOUS);
   const err: string[] = [];
   const code = await main(["generate", "--schemas", schemasDir, "--out", out], { out: () => {}, err: (line) => err.push(line) });
   return { code, stderr: err.join("\n"), out, parent };
@@ -19,7 +23,7 @@ async function runInto(schemasDir: string) {
 
 function expectUntouched(out: string, parent: string): void {
   expect(readdirSync(out)).toEqual(["previous.d.ts"]);
-  expect(readFileSync(join(out, "previous.d.ts"), "utf8")).toBe("// the previous generation\n");
+  expect(readFileSync(join(out, "previous.d.ts"), "utf8")).toBe(PREVIOUS);
   expect(readdirSync(parent)).toEqual(["generated"]); // no staging directory left behind
 }
 

@@ -1,37 +1,141 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli.js";
+import { CodegenError } from "../../src/util/codegen-error.js";
+import { generatedHeader } from "../../src/write/generated-header.js";
+import { packageManifest } from "../../src/write/package-manifest.js";
 import { writeGeneratedFiles } from "../../src/write/write-generated-files.js";
+import { writeSchemaFixture } from "../support/schema-fixture.js";
 import { temporaryDirectory } from "../support/temporary-directory.js";
 
+/** A file as generate writes it: the header, then the body. */
+const generated = (body: string) => `${generatedHeader("9.9.9", "stable", "codex-rpc-gen generate --schemas s --out o")}${body}\n`;
+
+/** The CodegenError `act` throws (fails the test when it throws anything else, or nothing). */
+function codegenErrorOf(act: () => unknown): CodegenError {
+  try {
+    act();
+  } catch (error) {
+    expect(error).toBeInstanceOf(CodegenError);
+    return error as CodegenError;
+  }
+  throw new Error("expected a CodegenError, nothing was thrown");
+}
+
+/** A folder of the user's: a note and some code of their own. */
+function userFolder(): { parent: string; out: string } {
+  const parent = temporaryDirectory("codex-rpc-out-");
+  const out = join(parent, "mydir");
+  mkdirSync(join(out, "sub"), { recursive: true });
+  writeFileSync(join(out, "notes.txt"), "precious\n");
+  writeFileSync(join(out, "sub", "code.ts"), "export {}\n");
+  return { parent, out };
+}
+
+function expectUserFolderWhole(parent: string, out: string): void {
+  expect(readFileSync(join(out, "notes.txt"), "utf8")).toBe("precious\n");
+  expect(readFileSync(join(out, "sub", "code.ts"), "utf8")).toBe("export {}\n");
+  expect(readdirSync(parent)).toEqual(["mydir"]); // no staging directory left behind
+}
+
 describe("writing output", () => {
-  it("leaves the previous output whole when writing fails part-way", () => {
+  it("leaves the previous output whole when writing fails part-way, as a CodegenError, and no staging folder", () => {
     const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
-    writeGeneratedFiles(out, new Map([["a.d.ts", "first\n"]]));
+    writeGeneratedFiles(out, new Map([["a.d.ts", generated("first")]]));
     // "b" as a file and as a folder cannot both be written: the second write fails.
     const clash = new Map([
-      ["a.d.ts", "second\n"],
-      ["b", "a file\n"],
-      ["b/c.d.ts", "inside a file?\n"],
+      ["a.d.ts", generated("second")],
+      ["b", generated("a file")],
+      ["b/c.d.ts", generated("inside a file?")],
     ]);
-    expect(() => writeGeneratedFiles(out, clash)).toThrow();
-    expect(readFileSync(join(out, "a.d.ts"), "utf8")).toBe("first\n");
+    const error = codegenErrorOf(() => writeGeneratedFiles(out, clash));
+    expect(error.code).toBe("WRITE_FAILED");
+    expect(error.message).toContain(out);
+    expect(readFileSync(join(out, "a.d.ts"), "utf8")).toBe(generated("first"));
     expect(readdirSync(parent)).toEqual(["generated"]);
   });
 
-  it("replaces the output exactly: files no longer generated disappear", () => {
+  it("replaces earlier output exactly: files no longer generated disappear", () => {
     const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
     writeGeneratedFiles(
       out,
       new Map([
-        ["old.d.ts", "old\n"],
-        ["kept.d.ts", "v1\n"],
+        ["old.d.ts", generated("old")],
+        ["kept.d.ts", generated("v1")],
+        ["package.json", packageManifest("p", "9.9.9", ["stable"], "codex-rpc-gen generate --codex c --out o")],
       ]),
     );
-    writeGeneratedFiles(out, new Map([["kept.d.ts", "v2\n"]]));
+    writeGeneratedFiles(out, new Map([["kept.d.ts", generated("v2")]]));
     expect(existsSync(join(out, "old.d.ts"))).toBe(false);
-    expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe("v2\n");
+    expect(existsSync(join(out, "package.json"))).toBe(false);
+    expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe(generated("v2"));
+    expect(readdirSync(parent)).toEqual(["generated"]);
+  });
+
+  it("writes into an existing empty folder", () => {
+    const out = temporaryDirectory("codex-rpc-out-");
+    writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]]));
+    expect(readdirSync(out)).toEqual(["a.d.ts"]);
+  });
+
+  it("refuses a folder holding files it did not generate, naming them, and touches nothing", () => {
+    const { parent, out } = userFolder();
+    writeFileSync(join(out, "types.d.ts"), generated("earlier output beside the user's files"));
+    const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]])));
+    expect(error.code).toBe("OUTPUT_NOT_GENERATED");
+    expect(error.message).toContain(out);
+    expect(error.message).toContain("notes.txt");
+    expect(error.message).toContain("sub/code.ts");
+    expect(error.message).toContain("choose an empty or new directory");
+    expectUserFolderWhole(parent, out);
+  });
+
+  it("refuses a file where the output folder should be", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const out = join(parent, "generated");
+    writeFileSync(out, "mine\n");
+    expect(codegenErrorOf(() => writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]]))).code).toBe("OUTPUT_NOT_GENERATED");
+    expect(readFileSync(out, "utf8")).toBe("mine\n");
+    expect(readdirSync(parent)).toEqual(["generated"]);
+  });
+
+  it("refuses the current directory and every parent of it, even when empty of anything but output", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const out = join(parent, "generated");
+    writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]]));
+    for (const cwd of [out, join(out, "deeper", "still")]) {
+      const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["b.d.ts", generated("b")]]), { cwd }));
+      expect(error.code).toBe("OUTPUT_HOLDS_CWD");
+      expect(error.message).toContain(out);
+    }
+    expect(readdirSync(out)).toEqual(["a.d.ts"]);
+    expect(readdirSync(parent)).toEqual(["generated"]);
+  });
+});
+
+describe("generate --out into a folder of the user's", () => {
+  it("exits 2 with OUTPUT_NOT_GENERATED and deletes nothing", async () => {
+    const { parent, out } = userFolder();
+    const err: string[] = [];
+    const code = await main(["generate", "--schemas", writeSchemaFixture(), "--out", out], { out: () => {}, err: (line) => err.push(line) });
+    expect(code).toBe(2);
+    expect(err.join("\n")).toContain(`codex-rpc-gen: OUTPUT_NOT_GENERATED: ${out}`);
+    expectUserFolderWhole(parent, out);
+  });
+
+  it("--out . exits 2 with OUTPUT_HOLDS_CWD, no stack, and leaves the folder as it was", () => {
+    const cwd = temporaryDirectory("codex-rpc-cwd-");
+    writeFileSync(join(cwd, "notes.txt"), "precious\n");
+    const bin = fileURLToPath(new URL("../../bin/codex-rpc-gen.js", import.meta.url));
+    const result = spawnSync(process.execPath, [bin, "generate", "--schemas", writeSchemaFixture(), "--out", "."], { cwd, encoding: "utf8" });
+    expect(result.stderr).toContain("codex-rpc-gen: OUTPUT_HOLDS_CWD: ");
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.status).toBe(2);
+    expect(readdirSync(cwd)).toEqual(["notes.txt"]);
   });
 });
