@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
+import { CodegenError } from "../util/codegen-error.js";
 
 export interface StaleFile {
   readonly path: string;
@@ -8,6 +9,9 @@ export interface StaleFile {
 
 /** Compares `outDir` with what generation would write; an empty list means it is up to date. */
 export function findStaleFiles(outDir: string, files: ReadonlyMap<string, string>): StaleFile[] {
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+    throw new CodegenError("OUTPUT_NOT_GENERATED", `--out ${outDir} is a file, not a folder of generated output`);
+  }
   const stale: StaleFile[] = [];
   const onDisk = new Set(existsSync(outDir) ? listFiles(outDir).map((file) => relative(outDir, file).split(sep).join("/")) : []);
   for (const [path, content] of files) {

@@ -123,4 +123,13 @@ describe("generate --check", () => {
       writeFileSync(file, original);
     }
   });
+
+  it("a file where the output folder should be is a typed error, not a raw ENOTDIR", async () => {
+    const file = join(temporaryDirectory("codex-rpc-drift-file-"), "not-a-folder");
+    writeFileSync(file, "");
+    const result = await run(["generate", "--schemas", schemas, "--out", file, "--check"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("OUTPUT_NOT_GENERATED");
+    expect(result.stderr).toContain("is a file");
+  });
 });
