@@ -85,31 +85,57 @@ export function unscopePageIds<T>(method: string, record: T, connection: number)
 /** An error message of codex's with the upstream ids it quotes put back as the page wrote them. */
 export function unscopeMessage(message: string, ids: readonly ScopedId[]): string {
   let text = message;
-  for (const { page, upstream } of ids) text = text.split(upstream).join(page);
+  for (const { page, upstream } of ids) text = replaceStandingAlone(text, upstream, page);
   return text;
 }
 
-/**
- * An error's `data` with the upstream ids it quotes put back as the page wrote them: a string, or any
- * JSON value holding one (a copy; `data` itself when it quotes none, or cannot be serialized).
- */
-export function unscopeErrorData(data: unknown, ids: readonly ScopedId[]): unknown {
-  if (ids.length === 0 || data === undefined || data === null) return data;
-  if (typeof data === "string") return unscopeMessage(data, ids);
-  let json: string | undefined;
-  try {
-    json = JSON.stringify(data);
-  } catch {
-    return data;
+/** A letter, digit or `_`: what an id quoted in a text cannot touch (`/srv/builder1.app` holds `r1.a`). */
+const WORD_CHARACTER = /\w/;
+
+/** `text` with each occurrence of `id` that stands alone (not inside a longer word) replaced by `by`. */
+function replaceStandingAlone(text: string, id: string, by: string): string {
+  let result = "";
+  let copied = 0;
+  let at = text.indexOf(id);
+  while (at !== -1) {
+    const end = at + id.length;
+    const alone = (at === 0 || !WORD_CHARACTER.test(text[at - 1]!)) && (end === text.length || !WORD_CHARACTER.test(text[end]!));
+    if (alone) {
+      result += text.slice(copied, at) + by;
+      copied = end;
+    }
+    at = text.indexOf(id, alone ? end : at + 1);
   }
-  if (json === undefined) return data;
-  // Inside JSON text an id is escaped as a JSON string is: replace it in that form.
-  const escaped = ids.map(({ page, upstream }) => ({ page: jsonChars(page), upstream: jsonChars(upstream) }));
-  const text = unscopeMessage(json, escaped);
-  return text === json ? data : JSON.parse(text);
+  return copied === 0 ? text : result + text.slice(copied);
 }
 
-/** `text` as it appears between the quotes of a JSON string. */
-function jsonChars(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
+/** How deep `unscopeErrorData` looks into a value; deeper parts pass as they are. */
+const MAX_DATA_DEPTH = 64;
+
+/**
+ * An error's `data` with the upstream ids it quotes put back as the page wrote them, in every
+ * string of it (a copy of what changed; `data` itself when nothing did). Strings, not the JSON
+ * text: an escape such as `\r` before `1.x` must not be taken for part of an id.
+ */
+export function unscopeErrorData(data: unknown, ids: readonly ScopedId[]): unknown {
+  return ids.length === 0 ? data : unscopeValue(data, ids, 0);
+}
+
+function unscopeValue(value: unknown, ids: readonly ScopedId[], depth: number): unknown {
+  if (typeof value === "string") return unscopeMessage(value, ids);
+  if (typeof value !== "object" || value === null || depth >= MAX_DATA_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const unscoped = unscopeValue(item, ids, depth + 1);
+      if (unscoped !== item) (copy ??= [...value])[index] = unscoped;
+    });
+    return copy ?? value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const unscoped = unscopeValue(item, ids, depth + 1);
+    if (unscoped !== item) (copy ??= { ...value })[key] = unscoped;
+  }
+  return copy ?? value;
 }

@@ -60,9 +60,20 @@ describe("page-chosen ids, scoped per connection", () => {
     expect(unscopeErrorData(undefined, ids)).toBeUndefined();
     expect(unscopeErrorData(null, ids)).toBeNull();
     expect(unscopeErrorData({ processId: "r4.p1" }, [])).toEqual({ processId: "r4.p1" });
-    // What cannot be serialized is passed as it is (the page's delivery reports it).
+    // Past 64 levels a value passes as it is (the page's delivery reports what cannot be serialized).
     const deep = JSON.parse(`${"[".repeat(100_000)}"r4.p1"${"]".repeat(100_000)}`) as unknown;
     expect(unscopeErrorData(deep, ids)).toBe(deep);
+  });
+
+  it("replaces ids in the strings themselves, standing alone: no escape taken for part of an id, no id inside a longer word (review 8)", () => {
+    // Rewriting the JSON text broke these: `\r` + `1.x` read as `r1.x` (invalid JSON, the answer lost), `\r1.u0041` as "A".
+    expect(unscopeErrorData({ output: "\r1.x" }, [{ page: "x", upstream: "r1.x" }])).toEqual({ output: "\r1.x" });
+    expect(unscopeErrorData({ output: "\r1.u0041" }, [{ page: "u0041", upstream: "r1.u0041" }])).toEqual({ output: "\r1.u0041" });
+    expect(unscopeErrorData({ processId: "r1.a", cwd: "/srv/builder1.app/work" }, [{ page: "a", upstream: "r1.a" }])).toEqual({
+      processId: "a",
+      cwd: "/srv/builder1.app/work",
+    });
+    expect(unscopeMessage('process "r1.p1" (not r1.p10) is gone', [{ page: "p1", upstream: "r1.p1" }])).toBe('process "p1" (not r1.p10) is gone');
   });
 });
 
