@@ -14,17 +14,30 @@ export type ToolArgumentsCheck = { readonly ok: true; readonly value: unknown } 
  * counts as a failure too.
  */
 export async function checkToolArguments(label: string, validator: StandardSchemaV1["~standard"], args: unknown): Promise<ToolArgumentsCheck> {
-  let result: StandardSchemaV1.Result<unknown>;
+  const invalid = (why: string): ToolArgumentsCheck => ({
+    ok: false,
+    message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator ${why}`,
+  });
+  let result: unknown;
   try {
     result = await validator.validate(args);
   } catch (error) {
-    return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator failed: ${describeThrown(error)}` };
+    return invalid(`failed: ${describeThrown(error)}`);
   }
-  // Any object: arktype's failure is an array (its ArkErrors) that carries `issues`.
-  if (typeof result !== "object" || result === null) {
-    return { ok: false, message: `Invalid arguments for tool "${label}": the ${validator.vendor} validator gave no result` };
+  try {
+    // Any object: arktype's failure is an array (its ArkErrors) that carries `issues`.
+    if (typeof result !== "object" || result === null) return invalid("gave no result");
+    const { issues } = result as { issues?: unknown };
+    if (issues === undefined) {
+      // A success has a `value` (the handler gets it): anything else is no answer, and the handler never runs on it.
+      if (Array.isArray(result) || !("value" in result)) return invalid("gave no result");
+      return { ok: true, value: (result as StandardSchemaV1.SuccessResult<unknown>).value };
+    }
+    const lines = issueLines(issues, MAX_ISSUES).map((line) => `- ${line}`);
+    if (lines.length === 0) return invalid("refused them without saying why");
+    return { ok: false, message: `Invalid arguments for tool "${label}"; fix them and call it again:\n${lines.join("\n")}` };
+  } catch (error) {
+    // A getter that throws, a message that cannot become a string: still an answer the model reads.
+    return invalid(`gave a result that could not be read: ${describeThrown(error)}`);
   }
-  if (!result.issues) return { ok: true, value: (result as StandardSchemaV1.SuccessResult<unknown>).value };
-  const lines = issueLines(result.issues, MAX_ISSUES).map((line) => `- ${line}`);
-  return { ok: false, message: `Invalid arguments for tool "${label}"; fix them and call it again:\n${lines.join("\n")}` };
 }

@@ -28,9 +28,13 @@ export async function parseStructuredOutput(
   }
   if (prepared.validator === undefined) return { output: value };
   try {
-    const result = await prepared.validator["~standard"].validate(value);
-    if (result.issues !== undefined) return fail("schema", "does not match the schema", result.issues);
-    return { output: result.value };
+    const result: unknown = await prepared.validator["~standard"].validate(value);
+    if (typeof result !== "object" || result === null) return fail("schema", "could not be validated: the validator gave no result");
+    const { issues } = result as { issues?: unknown };
+    if (issues !== undefined) return fail("schema", "does not match the schema", issues as OutputValidationError["issues"]);
+    // A success has a `value`; an array without issues or `{}` is no answer (arktype's failures are arrays with `issues`).
+    if (Array.isArray(result) || !("value" in result)) return fail("schema", "could not be validated: the validator gave no result");
+    return { output: (result as { value: unknown }).value };
   } catch (error) {
     return fail("schema", `could not be validated: the schema threw ${error instanceof Error ? error.message : String(error)}`);
   }

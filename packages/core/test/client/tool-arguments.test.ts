@@ -89,4 +89,31 @@ describe("checkToolArguments", () => {
       });
     }
   });
+
+  it("never passes an odd result as success, and reads every odd failure into a message (review 8)", async () => {
+    const check = (result: () => unknown) => checkToolArguments("t", validator(result as never), {});
+    // No `value`: an array without issues, a Promise of one, `{}`: the handler must not run on them.
+    for (const result of [() => [], () => Promise.resolve([1, 2]), () => ({})]) {
+      expect(await check(result)).toEqual({ ok: false, message: 'Invalid arguments for tool "t": the test validator gave no result' });
+    }
+    expect(await check(() => ({ value: undefined }))).toEqual({ ok: true, value: undefined });
+    expect(await check(() => ({ issues: [] }))).toEqual({
+      ok: false,
+      message: 'Invalid arguments for tool "t": the test validator refused them without saying why',
+    });
+    const throwing = new Proxy(
+      {},
+      {
+        get: (_target, key) => {
+          if (key === "then") return undefined;
+          throw new Error("boom");
+        },
+      },
+    );
+    expect(await check(() => throwing)).toMatchObject({ ok: false, message: expect.stringContaining("could not be read: boom") });
+    expect(await check(() => ({ issues: [{ message: Object.create(null) }] }))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining("could not be read"),
+    });
+  });
 });

@@ -44,6 +44,19 @@ describe("structured output (fake server)", () => {
     await client.close();
   });
 
+  it("takes an odd validator result (an array without issues, no value) for no answer, not for the output (review 8)", async () => {
+    const { client } = await connect({ turns: [{ deltas: ['{"city":"Paris","celsius":21}'] }, { deltas: ['{"city":"Paris","celsius":21}'] }] });
+    const thread = await client.startThread();
+    for (const odd of [[], {}]) {
+      const schema = { "~standard": { version: 1 as const, vendor: "odd", validate: () => odd as never } };
+      const done = await thread.run("a", { outputSchema: { schema, jsonSchema: { type: "object" } } }).completed;
+      expect(done.output).toBeUndefined();
+      expect(done.outputError).toMatchObject({ code: "OUTPUT_INVALID", reason: "schema" });
+      expect(done.outputError?.message).toContain("the validator gave no result");
+    }
+    await client.close();
+  });
+
   it("has no output when the turn did not complete", async () => {
     const { client } = await connect({ turns: [{ status: "failed" }] });
     const thread = await client.startThread();
