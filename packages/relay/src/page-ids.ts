@@ -125,17 +125,14 @@ function unscopeValue(value: unknown, ids: readonly ScopedId[], depth: number): 
   if (typeof value === "string") return unscopeMessage(value, ids);
   if (typeof value !== "object" || value === null || depth >= MAX_DATA_DEPTH) return value;
   if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    value.forEach((item, index) => {
-      const unscoped = unscopeValue(item, ids, depth + 1);
-      if (unscoped !== item) (copy ??= [...value])[index] = unscoped;
-    });
-    return copy ?? value;
+    const items = value.map((item) => unscopeValue(item, ids, depth + 1));
+    return items.some((item, index) => item !== value[index]) ? items : value;
   }
-  let copy: Record<string, unknown> | undefined;
-  for (const [key, item] of Object.entries(value)) {
-    const unscoped = unscopeValue(item, ids, depth + 1);
-    if (unscoped !== item) (copy ??= { ...value })[key] = unscoped;
-  }
-  return copy ?? value;
+  const entries = Object.entries(value);
+  const unscoped = entries.map(([key, item]) => [key, unscopeValue(item, ids, depth + 1)] as const);
+  if (unscoped.every(([, item], index) => item === entries[index]![1])) return value;
+  const copy: Record<string, unknown> = {};
+  // Defined, not assigned: a `__proto__` key (JSON.parse makes those) stays a key.
+  for (const [key, item] of unscoped) Object.defineProperty(copy, key, { value: item, enumerable: true, writable: true, configurable: true });
+  return copy;
 }
