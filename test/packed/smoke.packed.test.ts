@@ -148,6 +148,16 @@ describe("pack-and-install smoke test (packages from the local registry, consume
       'import { CodexClient } from "@codex-rpc/core";\nimport { openRelayTransport } from "@codex-rpc/websocket";\nexport const open = async (url: string, token: string) => CodexClient.connect(await openRelayTransport({ url, token }));\n',
     );
     writeFileSync(join(main.dir, "tsconfig.browser.json"), tsconfig("bundler", ["page.ts"], { lib: ["ES2022", "DOM", "DOM.Iterable"], types: [] }));
+    // A project with its own polyfill declarations of ESNext.Disposable's classes (a review found a
+    // `/// <reference lib>` in the declarations clashing with them: Duplicate identifier).
+    writeFileSync(
+      join(main.dir, "polyfill.ts"),
+      "declare global {\n  class SuppressedError extends Error { constructor(error: unknown, suppressed: unknown, message?: string); error: unknown; suppressed: unknown }\n  class DisposableStack { defer(onDispose: () => void): void; dispose(): void }\n}\nexport {};\n",
+    );
+    writeFileSync(
+      join(main.dir, "tsconfig.polyfill.json"),
+      tsconfig("bundler", ["polyfill.ts", "page.ts"], { target: "ES2020", lib: ["ES2020", "DOM"], types: [], skipLibCheck: true }),
+    );
     console.log(`main consumer installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }, TIMEOUT);
 
@@ -225,7 +235,7 @@ describe("pack-and-install smoke test (packages from the local registry, consume
   );
 
   it(
-    "tsc checks the consumer under nodenext and bundler (customConditions: node), and a page under bundler with the DOM's lib and no Node types, TypeScript 5.4 and the newest, skipLibCheck: false",
+    "tsc checks the consumer under nodenext and bundler (customConditions: node), and a page under bundler with the DOM's lib and no Node types (also with its own Disposable polyfill declarations), TypeScript 5.4 and the newest, skipLibCheck: false",
     () => {
       for (const pkg of ["typescript-5.4", "typescript"]) {
         const tsc = join(main.dir, "node_modules", pkg, "bin", "tsc");
@@ -239,6 +249,11 @@ describe("pack-and-install smoke test (packages from the local registry, consume
           `tsc ${tscVersion(main, pkg)}`,
           "a page: bundler, lib ES2022 + DOM, no Node types",
           run(process.execPath, [tsc, "-p", "tsconfig.browser.json"], main.dir),
+        );
+        expectTsc(
+          `tsc ${tscVersion(main, pkg)}`,
+          "a page with its own Disposable polyfill declarations (ES2020 + DOM)",
+          run(process.execPath, [tsc, "-p", "tsconfig.polyfill.json"], main.dir),
         );
       }
     },

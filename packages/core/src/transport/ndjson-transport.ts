@@ -1,6 +1,3 @@
-/// <reference lib="esnext.disposable" preserve="true" />
-// Kept in the declarations: a program whose `lib` lacks ESNext.Disposable (a browser project's
-// ES2022 + DOM) still type-checks them, `skipLibCheck` off.
 import { ReplaySubject, type Observable } from "rxjs";
 import { ConnectionClosedError, type TransportCloseInfo } from "../errors/errors.js";
 import { NdjsonDecoder, type NdjsonDecoderOptions } from "../framing/ndjson-decoder.js";

@@ -1,6 +1,21 @@
-/// <reference lib="esnext.disposable" preserve="true" />
-// Kept in the declarations: a program whose `lib` lacks ESNext.Disposable (a browser project's
-// ES2022 + DOM) still type-checks them, `skipLibCheck` off.
+// What the declarations need of ESNext.Disposable, declared as that lib and @types/node declare it:
+// interfaces, which merge with both and with a project's own polyfill declarations, so a project
+// without that lib (a page's ES2022 + DOM, no Node types, `skipLibCheck` off) type-checks them. A
+// `/// <reference lib>` here would also pull in DisposableStack and SuppressedError, which clash
+// with a polyfill declared as classes.
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+    readonly asyncDispose: unique symbol;
+  }
+  interface Disposable {
+    [Symbol.dispose](): void;
+  }
+  interface AsyncDisposable {
+    [Symbol.asyncDispose](): PromiseLike<void>;
+  }
+}
+
 /**
  * `Symbol.asyncDispose` and `Symbol.dispose`, so `await using client = …` and `using handler = …`
  * work. Node ≥ 20, Deno and Bun have both; on a runtime without them this falls back to the
