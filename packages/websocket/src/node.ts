@@ -33,6 +33,8 @@ export interface NodeWebSocketTransportOptions extends Omit<WebSocketTransportOp
 export async function openWebSocketTransport(options: NodeWebSocketTransportOptions): Promise<WebSocketTransport> {
   const { socketPath, url, ...rest } = options;
   if ((socketPath === undefined) === (url === undefined)) throw new InvalidOptionError("url", "give exactly one of `url` and `socketPath`");
+  if (url !== undefined && typeof url !== "string") throw new InvalidOptionError("url", "must be a ws:// or wss:// URL string");
+  if (socketPath !== undefined && typeof socketPath !== "string") throw new InvalidOptionError("socketPath", "must be a path string");
   if (socketPath !== undefined) {
     // ws's own scheme for a Unix socket: the socket path, then `:` and the request path.
     const target = `ws+unix://${socketPath}:/`;

@@ -84,9 +84,10 @@ function resolveOptions(options: WebSocketTransportOptions): ResolvedOptions {
  *   `UNAUTHORIZED` (the token was missing or rejected). The token never appears in an error.
  */
 export async function openWebSocketTransport(options: WebSocketTransportOptions, runtime?: SocketRuntime): Promise<WebSocketTransport> {
+  if (typeof options.url !== "string") throw new InvalidOptionError("url", "must be a ws:// or wss:// URL string");
   const Socket = options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket;
   if (!Socket) {
-    throw new TypeError("this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
+    throw new InvalidOptionError("WebSocket", "this runtime has no global WebSocket (Node 20): pass one, e.g. `WebSocket` from the `ws` package");
   }
   const { maxMessageBytes, protocols } = resolveOptions(options);
   let headers: Record<string, string> | undefined;

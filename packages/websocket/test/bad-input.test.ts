@@ -148,3 +148,13 @@ it("a URL the runtime cannot parse is a typed CONNECT_FAILED that never quotes i
   expect(error).toMatchObject({ code: "CONNECT_FAILED" });
   expect(JSON.stringify({ message: (error as Error).message, url: (error as WebSocketConnectError).url })).not.toContain("FAKEpassw0rd");
 });
+
+it("a url that is no string (a JavaScript caller, a config value never set) is an InvalidOptionError, never a raw TypeError (review 8 W1)", async () => {
+  const { openWebSocketTransport: openNode } = await import("../src/node.js");
+  for (const url of [42, null, {}]) {
+    for (const open of [() => openWebSocketTransport({ url, WebSocket: Ws } as never), () => openNode({ url } as never)]) {
+      await expect(open()).rejects.toMatchObject({ name: "InvalidOptionError", code: "INVALID_OPTION", option: "url" });
+    }
+  }
+  await expect(openNode({ socketPath: 5 } as never)).rejects.toMatchObject({ code: "INVALID_OPTION", option: "socketPath" });
+});
