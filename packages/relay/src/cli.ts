@@ -2,6 +2,7 @@
 // codex-rpc-relay: starts a relay (spawning `codex app-server` unless --upstream names a running
 // one), prints its URL and launch token once, and runs until SIGINT or SIGTERM.
 import { parseArgs } from "node:util";
+import { redactSecrets } from "@codex-rpc/core/transport";
 import { BUNDLED_CONSOLE_DIR } from "./console-files.js";
 import { openBrowser } from "./open-browser.js";
 import { isLoopbackHost } from "./origin-policy.js";
@@ -38,7 +39,8 @@ function upstreamOf(value: string | undefined, codexPath: string | undefined): R
   if (value === undefined) return { spawn: codexPath === undefined ? {} : { codexPath } };
   if (value.startsWith("unix://")) return { socketPath: value.slice("unix://".length) };
   if (value.startsWith("ws://") || value.startsWith("wss://")) return { url: value };
-  throw new UsageError(`--upstream: expected ws://… or unix://…, got ${JSON.stringify(value)}`);
+  // Quoted as given but for credentials: a URL may carry them (`http://user:password@host`).
+  throw new UsageError(`--upstream: expected ws://… or unix://…, got ${redactSecrets(JSON.stringify(value))}`);
 }
 
 /**
@@ -48,7 +50,7 @@ function upstreamOf(value: string | undefined, codexPath: string | undefined): R
 function wholeNumber(flag: string, value: string, min: 0 | 1, max = Number.MAX_SAFE_INTEGER): number {
   const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (number >= min && number <= max) return number;
-  const range = min === 0 ? `from 0 to ${max}` : "above 0";
+  const range = min === 0 || number > max ? `from ${min} to ${max}` : "above 0";
   throw new UsageError(`${flag}: expected a whole number ${range}, got ${JSON.stringify(value)}`);
 }
 

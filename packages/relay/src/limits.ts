@@ -1,6 +1,11 @@
 /** What a refused option was, for its message (a string quoted, so that "8M" reads as given). */
 export function describeValue(value: unknown): string {
-  return typeof value === "string" ? JSON.stringify(value.slice(0, 100)) : String(value);
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 100));
+  try {
+    return String(value).slice(0, 100);
+  } catch {
+    return `a value of type ${typeof value}`; // Object.create(null), a throwing toString
+  }
 }
 
 /**

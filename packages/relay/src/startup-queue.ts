@@ -1,3 +1,5 @@
+import { describeValue, wholeAbove0 } from "./limits.js";
+
 /** How much a connection may send before its app-server session is ready (isolation "process" starts one per connection). */
 export interface StartupQueueLimits {
   /** Messages (default 200, the rate limit's default burst). */
@@ -20,10 +22,15 @@ export class StartupQueue {
   readonly #limits: Required<StartupQueueLimits>;
 
   constructor(limits: StartupQueueLimits = {}) {
-    this.#limits = { ...DEFAULT_STARTUP_QUEUE, ...limits };
-    for (const [name, value] of Object.entries(this.#limits)) {
-      if (!(Number.isInteger(value) && value > 0)) throw new RangeError(`startRelay: maxQueuedWhileStarting.${name} must be a whole number above 0`);
+    // A plain object of the two limits (a string or an array would spread into numbered keys).
+    if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+      throw new TypeError(`startRelay: maxQueuedWhileStarting must be { messages, bytes }, not ${describeValue(limits)}`);
     }
+    const { messages, bytes } = { ...DEFAULT_STARTUP_QUEUE, ...limits };
+    this.#limits = {
+      messages: wholeAbove0("startRelay", "maxQueuedWhileStarting.messages", messages),
+      bytes: wholeAbove0("startRelay", "maxQueuedWhileStarting.bytes", bytes),
+    };
   }
 
   /** Whether a message of `bytes` may wait for the session. */

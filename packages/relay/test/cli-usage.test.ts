@@ -70,6 +70,17 @@ describe("codex-rpc-relay refuses values it cannot use, with a usage message", (
     expect(run.stderr).not.toContain("allowNonLoopback");
   });
 
+  it("a number past the largest it takes names the range; an --upstream that is no ws:// or unix:// URL is quoted without its credentials (review 8)", async () => {
+    expectUsageError(
+      await runCli("--max-connections", "99999999999999999999"),
+      /^codex-rpc-relay: --max-connections: expected a whole number from 1 to 9007199254740991, got "99999999999999999999"$/,
+      "huge",
+    );
+    const run = await runCli("--upstream", "http://user:SECRETPW@127.0.0.1:4500/");
+    expectUsageError(run, /^codex-rpc-relay: --upstream: expected ws:\/\/… or unix:\/\/…, got "http:\/\/\[REDACTED\]@127\.0\.0\.1:4500\/"$/, "upstream");
+    expect(run.stderr).not.toContain("SECRETPW");
+  });
+
   it("an unknown option or a bad --isolation is a usage error too", async () => {
     expectUsageError(await runCli("--nope"), /^codex-rpc-relay: .*--nope/, "--nope");
     expectUsageError(await runCli("--isolation", "none"), /^codex-rpc-relay: --isolation: expected threads or process, got "none"$/, "none");

@@ -85,6 +85,28 @@ describe("startRelay checks its limits before it opens the app-server (review 7,
     }
   });
 
+  it("maxQueuedWhileStarting and rateLimit: plain objects, each limit a whole number above 0 within safe integers (review 8)", async () => {
+    for (const value of [{ bytes: 1e21 }, { messages: 1e300 }, { messages: 0.5 }]) {
+      expectRangeError(
+        await refusal({ maxQueuedWhileStarting: value }),
+        /^startRelay: maxQueuedWhileStarting\.(messages|bytes) must be a whole number above 0/,
+        JSON.stringify(value),
+      );
+    }
+    for (const [option, value] of [
+      ["maxQueuedWhileStarting", "ab"],
+      ["maxQueuedWhileStarting", []],
+      ["rateLimit", []],
+    ] as const) {
+      const outcome = await refusal({ [option]: value });
+      expect(outcome.error, `${option} ${JSON.stringify(value)}`).toBeInstanceOf(TypeError);
+      expect((outcome.error as Error).message).toMatch(new RegExp(`^startRelay: ${option} must be \\{`));
+      expect(outcome.upstream).toBe(0);
+    }
+    // A value whose text cannot be made is still described.
+    expect((await refusal({ maxMessageBytes: Object.create(null) })).error).toBeInstanceOf(RangeError);
+  });
+
   it("a valid fractional perSecond (one message every 2 s) is accepted", async () => {
     expect((await refusal({ rateLimit: { perSecond: 0.5, burst: 1 } })).error).toBeUndefined();
   });
