@@ -56,9 +56,10 @@ export function installCodex(version: string, options: InstallOptions = {}): { b
   }
   const binary = npm.status === 0 ? codexBinaryIn(join(dir, "node_modules")) : undefined;
   if (!binary) {
-    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : npmErrors(npm.stderr));
-    // The registry as npm resolved it (project, user and global config, npm_config_* variables).
-    const registry = npm.error ? undefined : runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim();
+    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : urlOrigins(npmErrors(npm.stderr)));
+    // The registry as npm resolved it (project, user and global config, npm_config_* variables),
+    // by its origin only: a token may sit in its user info or its path.
+    const registry = npm.error ? undefined : registryOrigin(runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim());
     dispose();
     const config = `${registry ? `registry ${registry}` : "npm"}${npmrc ? `, configuration from ${npmrc}` : ""}`;
     throw new CodegenError("CODEX_EXPORT_FAILED", redactSecrets(`could not install @openai/codex@${version} (${config}): ${why}`));
@@ -99,11 +100,28 @@ function npmErrors(stderr: string | null | undefined): string {
   return lines.length > 0 ? lines.slice(0, 6).join("; ") : tail(stderr);
 }
 
-/** Auth values and URL credentials never reach a message. */
+/** Auth values and URL credentials (any user info: `//user@`, `//user:@`, `//user:pass@`) never reach a message. */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(/(_authToken|_auth|_password|token|password)(\s*[=:]\s*)[^\s;,]+/gi, "$1$2[REDACTED]")
-    .replace(/(\/\/)[^/\s@:]+:[^/\s@]+@/g, "$1[REDACTED]@");
+  return text.replace(/(_authToken|_auth|_password|token|password)(\s*[=:]\s*)[^\s;,]+/gi, "$1$2[REDACTED]").replace(/(\/\/)[^/\s@]+@/g, "$1[REDACTED]@");
+}
+
+/** A registry URL's origin (no user info, no path, where a token may sit); undefined when it is none. */
+function registryOrigin(registry: string | undefined): string | undefined {
+  if (!registry) return undefined;
+  try {
+    const origin = new URL(registry).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every URL in npm's lines cut to its origin (`…` for the path): a registry's path may hold a token. */
+function urlOrigins(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s'"<>]+/g, (url) => {
+    const origin = registryOrigin(url);
+    return origin === undefined ? "[URL]" : `${origin}/…`;
+  });
 }
 
 export function tail(text: string | null | undefined, lines = 5): string {
