@@ -8,8 +8,8 @@ import { findStaleFiles } from "./write/find-stale-files.js";
 import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
-import { BUNDLE_FILE, type SchemaFlavor } from "./read/schema-bundle.js";
-import { diffSchemaDirectories, type SchemaDiff } from "./analyse/schema-diff.js";
+import { BUNDLE_FILE, readSchemaFolder, type SchemaFlavor } from "./read/schema-bundle.js";
+import { diffSchemaFolders, type SchemaDiff } from "./analyse/schema-diff.js";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { generatedOutputVersion } from "./read/generated-output.js";
@@ -215,7 +215,22 @@ function runDiff(args: readonly string[], io: Io): number {
   try {
     sides.push(openDiffSide(from, io));
     sides.push(openDiffSide(to, io));
-    diff = diffSchemaDirectories(sides[0]?.dir ?? from, sides[1]?.dir ?? to, options);
+    const folders = [readSchemaFolder(sides[0]?.dir ?? from), readSchemaFolder(sides[1]?.dir ?? to)] as const;
+    // A flavor one side lacks compares nothing: asked for, that is an error (a gate must not pass
+    // silently); otherwise it is said.
+    for (const candidate of ["stable", "experimental"] as const) {
+      const lacking = [from, to].filter((_, i) => !folders[i].bundles.some((bundle) => bundle.flavor === candidate));
+      if (lacking.length === 0) continue;
+      const which = lacking.map((spec) => displayPath(spec)).join(" and ");
+      if (flavor === candidate) {
+        throw new CodegenError(
+          "SCHEMA_FILE_MISSING",
+          `${which} ${lacking.length > 1 ? "have" : "has"} no ${candidate} schemas: there is nothing to compare --flavor ${candidate} with`,
+        );
+      }
+      if (flavor === undefined && lacking.length === 1) io.err(`codex-rpc-gen: ${candidate} not compared: ${which} has no ${candidate} schemas`);
+    }
+    diff = diffSchemaFolders(folders[0], folders[1], options);
   } finally {
     for (const side of sides) side.dispose();
   }
