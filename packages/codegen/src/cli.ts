@@ -219,7 +219,7 @@ function runDiff(args: readonly string[], io: Io): number {
     // A flavor one side lacks compares nothing: asked for, that is an error (a gate must not pass
     // silently); otherwise it is said.
     for (const candidate of ["stable", "experimental"] as const) {
-      const lacking = [from, to].filter((_, i) => !folders[i].bundles.some((bundle) => bundle.flavor === candidate));
+      const lacking = [from, to].filter((_, i) => !folders[i]?.bundles.some((bundle) => bundle.flavor === candidate));
       if (lacking.length === 0) continue;
       const which = lacking.map((spec) => displayPath(spec)).join(" and ");
       if (flavor === candidate) {

@@ -56,7 +56,13 @@ export function installCodex(version: string, options: InstallOptions = {}): { b
   }
   const binary = npm.status === 0 ? codexBinaryIn(join(dir, "node_modules")) : undefined;
   if (!binary) {
-    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : urlOrigins(npmErrors(npm.stderr)));
+    const why =
+      npm.error?.message ??
+      (npm.status === 0
+        ? "the package holds no codex binary for this platform"
+        : npm.signal
+          ? `npm was stopped (${npm.signal})`
+          : urlOrigins(npmErrors(npm.stderr)));
     // The registry as npm resolved it (project, user and global config, npm_config_* variables),
     // by its origin only: a token may sit in its user info or its path.
     const registry = npm.error ? undefined : registryOrigin(runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim());
