@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CodegenError } from "../util/codegen-error.js";
 
 /** Where `@openai/codex` keeps the native binary per platform (as packages/core's binary search knows it). */
@@ -74,26 +74,31 @@ export function installCodex(version: string, options: InstallOptions = {}): { b
 }
 
 /**
- * npm's project configuration file for `cwd`, as npm finds it: `.npmrc` in the nearest directory up
- * from `cwd` that holds a `package.json` or `node_modules` (`cwd` itself when none does).
+ * npm's project configuration file for `cwd`: `.npmrc` in the folder npm takes as the project there
+ * (`npm prefix`, npm's localPrefix: the workspace root inside a workspace, else the nearest folder up
+ * holding a `package.json` or `node_modules`, else `cwd`). When npm cannot say, that walk by hand.
  */
 export function projectNpmrc(cwd: string): string | undefined {
   const start = resolve(cwd);
-  let project = start;
-  while (!existsSync(join(project, "package.json")) && !existsSync(join(project, "node_modules"))) {
-    const up = dirname(project);
-    if (up === project) {
-      project = start;
-      break;
-    }
-    project = up;
-  }
+  const fromNpm = runNpm(["prefix"], start);
+  const said = fromNpm.status === 0 ? fromNpm.stdout.trim().split("\n").pop()?.trim() : undefined;
+  const project = said && isAbsolute(said) ? said : nearestProject(start);
   const file = join(project, ".npmrc");
   return existsSync(file) ? file : undefined;
 }
 
-function runNpm(args: string[]) {
-  return spawnSync("npm", args, { encoding: "utf8", shell: process.platform === "win32" });
+/** The nearest folder up from `start` holding a `package.json` or `node_modules` (`start` when none does). */
+function nearestProject(start: string): string {
+  for (let project = start; ; ) {
+    if (existsSync(join(project, "package.json")) || existsSync(join(project, "node_modules"))) return project;
+    const up = dirname(project);
+    if (up === project) return start;
+    project = up;
+  }
+}
+
+function runNpm(args: string[], cwd?: string) {
+  return spawnSync("npm", args, { encoding: "utf8", shell: process.platform === "win32", ...(cwd && { cwd }) });
 }
 
 /** npm's error lines, without its stack trace, object dump and log pointer. */

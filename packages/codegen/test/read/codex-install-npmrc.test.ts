@@ -27,6 +27,16 @@ describe("--codex-version installs with the user's npm configuration", () => {
     expect(projectNpmrc(cwd)).toBe(join(root, ".npmrc"));
   });
 
+  it("in an npm workspace, finds the workspace root's .npmrc, as npm does (review 8 N2)", () => {
+    const root = temporaryDirectory("codex-rpc-npmrc-");
+    writeFileSync(join(root, "package.json"), '{ "name": "root", "private": true, "workspaces": ["packages/*"] }\n');
+    writeFileSync(join(root, ".npmrc"), "registry=http://127.0.0.1:9/ws-root/\n");
+    const app = join(root, "packages", "app");
+    mkdirSync(app, { recursive: true });
+    writeFileSync(join(app, "package.json"), '{ "name": "app", "version": "1.0.0" }\n');
+    expect(projectNpmrc(app)).toBe(join(root, ".npmrc"));
+  });
+
   it("installs from the project's registry: an unreachable one fails fast, named, the token never shown", () => {
     const { cwd } = project("package.json");
     const started = Date.now();
