@@ -11,7 +11,7 @@ import { readResultMapFile } from "./read/result-map-file.js";
 import { BUNDLE_FILE, readSchemaFolder, type SchemaFlavor } from "./read/schema-bundle.js";
 import { diffSchemaFolders, type SchemaDiff } from "./analyse/schema-diff.js";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { generatedOutputVersion } from "./read/generated-output.js";
 import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
@@ -106,6 +106,10 @@ function runGenerate(args: readonly string[], io: Io): number {
     );
   }
   const outDir = required(values.out, "--out DIR"); // before a download that would be wasted
+  if (outDir.startsWith("~")) {
+    // `--out=~/x` (or a quoted ~) reaches us unexpanded: it is a folder named ~ here, not the home folder.
+    io.err(`codex-rpc-gen: warning: --out ${outDir} starts with ~, which no shell expanded: writing to ${resolve(outDir)}`);
+  }
   if (!values.check) checkOutputDirectory(outDir); // and so is its refusal
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
   const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"], { cwd: process.cwd() }) : undefined;
@@ -159,7 +163,9 @@ function generateFrom(
   writeGeneratedFiles(outDir, result.files);
   const ms = Math.round(performance.now() - started);
   for (const report of result.reports) for (const line of reportLines(report)) io.out(line);
-  io.out(`codex-rpc-gen: wrote ${result.files.size} files to ${outDir} for codex ${result.codexVersion} in ${ms} ms`);
+  io.out(
+    `codex-rpc-gen: wrote ${result.files.size} files to ${outDir.startsWith("~") ? resolve(outDir) : outDir} for codex ${result.codexVersion} in ${ms} ms`,
+  );
   return 0;
 }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -195,6 +195,17 @@ describe("generate --out into a folder of the user's", () => {
     expect(code).toBe(2);
     expect(err.join("\n")).toContain(`codex-rpc-gen: OUTPUT_NOT_GENERATED: ${out}`);
     expectUserFolderWhole(parent, out);
+  });
+
+  it("--out=~/gen (no shell expanded the ~): warns, and reports the folder it really wrote (review 8 G1)", () => {
+    const cwd = temporaryDirectory("codex-rpc-cwd-");
+    const bin = fileURLToPath(new URL("../../bin/codex-rpc-gen.js", import.meta.url));
+    const result = spawnSync(process.execPath, [bin, "generate", "--schemas", writeSchemaFixture(), "--out=~/gen"], { cwd, encoding: "utf8" });
+    expect(result.status).toBe(0);
+    const written = join(realpathSync(cwd), "~", "gen");
+    expect(existsSync(written)).toBe(true);
+    expect(result.stderr).toContain(`codex-rpc-gen: warning: --out ~/gen starts with ~, which no shell expanded: writing to ${written}`);
+    expect(result.stdout).toContain(`to ${written} for codex`);
   });
 
   it("--out . exits 2 with OUTPUT_HOLDS_CWD, no stack, and leaves the folder as it was", () => {
