@@ -114,7 +114,7 @@ describe("codex-rpc-gen diff: what a consumer has", () => {
 
   it("codex@VERSION on either side installs that version from npm, with the project's npm configuration", () => {
     const result = runBin(["diff", "codex@0.161.0", before], unreachableRegistryProject());
-    expect(result.stderr).toContain("CODEX_EXPORT_FAILED: could not install @openai/codex@0.161.0 (registry http://127.0.0.1:9/");
+    expect(result.stderr).toContain("CODEX_EXPORT_FAILED: could not install @openai/codex@0.161.0 (registry http://127.0.0.1:9, ");
     expect(result.status).toBe(2);
   });
 
@@ -123,7 +123,7 @@ describe("codex-rpc-gen diff: what a consumer has", () => {
     expect((await run(["generate", "--schemas", before, "--out", generated])).code).toBe(0);
     const result = runBin(["diff", generated, after], unreachableRegistryProject());
     expect(result.stderr).toContain(`${generated} is codex-rpc-gen output for codex 9.9.9`);
-    expect(result.stderr).toContain("could not install @openai/codex@9.9.9 (registry http://127.0.0.1:9/");
+    expect(result.stderr).toContain("could not install @openai/codex@9.9.9 (registry http://127.0.0.1:9, ");
     expect(result.status).toBe(2);
   });
 
