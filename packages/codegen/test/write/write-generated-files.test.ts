@@ -62,28 +62,20 @@ describe("writing output", () => {
   it("replaces earlier output of the same paths; a file it no longer writes is refused (remove it), never deleted", () => {
     const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
-    writeGeneratedFiles(
-      out,
+    const output = (version: string) =>
       new Map([
-        ["old.d.ts", generated("old")],
-        ["kept.d.ts", generated("v1")],
+        ["old.d.ts", generated(`old ${version}`)],
+        ["kept.d.ts", generated(version)],
         ["package.json", packageManifest("p", "9.9.9", ["stable"], "codex-rpc-gen generate --codex c --out o")],
-      ]),
-    );
+      ]);
+    writeGeneratedFiles(out, output("v1"));
     const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["kept.d.ts", generated("v2")]])));
     expect(error.code).toBe("OUTPUT_NOT_GENERATED");
     expect(error.message).toContain("old.d.ts");
     expect(error.message).toContain("package.json");
     expect(existsSync(join(out, "old.d.ts"))).toBe(true);
     expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe(generated("v1"));
-    writeGeneratedFiles(
-      out,
-      new Map([
-        ["old.d.ts", generated("old v2")],
-        ["kept.d.ts", generated("v2")],
-        ["package.json", packageManifest("p", "9.9.9", ["stable"], "codex-rpc-gen generate --codex c --out o")],
-      ]),
-    );
+    writeGeneratedFiles(out, output("v2"));
     expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe(generated("v2"));
     expect(readdirSync(parent)).toEqual(["generated"]);
   });
