@@ -56,7 +56,9 @@ export function checkOutputDirectory(outDir: string, options: WriteOptions = {})
   if (notGenerated.length + notWrittenNow.length === 0) return;
   const parts = [
     notGenerated.length > 0 ? `files codex-rpc-gen did not generate (${listed(notGenerated)})` : "",
-    notWrittenNow.length > 0 ? `files with codex-rpc-gen's header that it does not write (${listed(notWrittenNow)}: an older version's output, or a copy of yours; remove or move them)` : "",
+    notWrittenNow.length > 0
+      ? `files with codex-rpc-gen's header that it does not write (${listed(notWrittenNow)}: an older version's output, or a copy of yours; remove or move them)`
+      : "",
   ].filter(Boolean);
   throw new CodegenError(
     "OUTPUT_NOT_GENERATED",
