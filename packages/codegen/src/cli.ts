@@ -8,10 +8,10 @@ import { findStaleFiles } from "./write/find-stale-files.js";
 import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
-import { BUNDLE_FILE, type SchemaFlavor } from "./read/schema-bundle.js";
-import { diffSchemaDirectories, type SchemaDiff } from "./analyse/schema-diff.js";
+import { BUNDLE_FILE, readSchemaFolder, type SchemaFlavor } from "./read/schema-bundle.js";
+import { diffSchemaFolders, type SchemaDiff } from "./analyse/schema-diff.js";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { generatedOutputVersion } from "./read/generated-output.js";
 import { formatSchemaDiff } from "./print/schema-diff-text.js";
 
@@ -106,6 +106,10 @@ function runGenerate(args: readonly string[], io: Io): number {
     );
   }
   const outDir = required(values.out, "--out DIR"); // before a download that would be wasted
+  if (outDir.startsWith("~")) {
+    // `--out=~/x` (or a quoted ~) reaches us unexpanded: it is a folder named ~ here, not the home folder.
+    io.err(`codex-rpc-gen: warning: --out ${outDir} starts with ~, which no shell expanded: writing to ${resolve(outDir)}`);
+  }
   if (!values.check) checkOutputDirectory(outDir); // and so is its refusal
   if (values.schemas !== undefined) return generateFrom(required(values.schemas, "--schemas DIR"), `--schemas ${displayPath(values.schemas)}`, values, io);
   const installed = values["codex-version"] !== undefined ? installCodex(values["codex-version"], { cwd: process.cwd() }) : undefined;
@@ -159,7 +163,9 @@ function generateFrom(
   writeGeneratedFiles(outDir, result.files);
   const ms = Math.round(performance.now() - started);
   for (const report of result.reports) for (const line of reportLines(report)) io.out(line);
-  io.out(`codex-rpc-gen: wrote ${result.files.size} files to ${outDir} for codex ${result.codexVersion} in ${ms} ms`);
+  io.out(
+    `codex-rpc-gen: wrote ${result.files.size} files to ${outDir.startsWith("~") ? resolve(outDir) : outDir} for codex ${result.codexVersion} in ${ms} ms`,
+  );
   return 0;
 }
 
@@ -215,7 +221,22 @@ function runDiff(args: readonly string[], io: Io): number {
   try {
     sides.push(openDiffSide(from, io));
     sides.push(openDiffSide(to, io));
-    diff = diffSchemaDirectories(sides[0]?.dir ?? from, sides[1]?.dir ?? to, options);
+    const folders = [readSchemaFolder(sides[0]?.dir ?? from), readSchemaFolder(sides[1]?.dir ?? to)] as const;
+    // A flavor one side lacks compares nothing: asked for, that is an error (a gate must not pass
+    // silently); otherwise it is said.
+    for (const candidate of ["stable", "experimental"] as const) {
+      const lacking = [from, to].filter((_, i) => !folders[i]?.bundles.some((bundle) => bundle.flavor === candidate));
+      if (lacking.length === 0) continue;
+      const which = lacking.map((spec) => displayPath(spec)).join(" and ");
+      if (flavor === candidate) {
+        throw new CodegenError(
+          "SCHEMA_FILE_MISSING",
+          `${which} ${lacking.length > 1 ? "have" : "has"} no ${candidate} schemas: there is nothing to compare --flavor ${candidate} with`,
+        );
+      }
+      if (flavor === undefined && lacking.length === 1) io.err(`codex-rpc-gen: ${candidate} not compared: ${which} has no ${candidate} schemas`);
+    }
+    diff = diffSchemaFolders(folders[0], folders[1], options);
   } finally {
     for (const side of sides) side.dispose();
   }

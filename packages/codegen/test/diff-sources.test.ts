@@ -78,9 +78,35 @@ describe("codex-rpc-gen diff: what a consumer has", () => {
     expect(result.out[0]).toBe(`codex 9.9.9 → ${displayPath(dir)} (version unknown)`);
   });
 
+  it("--flavor experimental against a side without experimental schemas is an error, exit 2, not a silent pass (review 8 D1)", async () => {
+    const both = temporaryDirectory("codex-rpc-export-");
+    cpSync(join(after, "stable"), join(both, "stable"), { recursive: true });
+    cpSync(join(after, "stable"), join(both, "experimental"), { recursive: true });
+    const stableOnly = codexExportOf(before);
+    for (const [from, to] of [
+      [stableOnly, both],
+      [both, stableOnly],
+    ]) {
+      const result = await run(["diff", from as string, to as string, "--flavor", "experimental", "--fail-on", "breaking"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("codex-rpc-gen: SCHEMA_FILE_MISSING: ");
+      expect(result.stderr).toContain(`${displayPath(stableOnly)} has no experimental schemas`);
+    }
+  });
+
+  it("without --flavor, says on stderr which flavor it skipped because a side lacks it (review 8 D1)", async () => {
+    const both = temporaryDirectory("codex-rpc-export-");
+    cpSync(join(after, "stable"), join(both, "stable"), { recursive: true });
+    cpSync(join(after, "stable"), join(both, "experimental"), { recursive: true });
+    const result = await run(["diff", codexExportOf(before), both]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("codex-rpc-gen: experimental not compared: ");
+  });
+
   it("a codex binary on either side: its export, and its version", async () => {
     const result = await run(["diff", fakeCodex(before, "9.9.8"), after]);
-    expect(result.stderr).toBe("");
+    // the binary exports both flavors; the vendored fixture has stable only
+    expect(result.stderr).toBe(`codex-rpc-gen: experimental not compared: ${displayPath(after)} has no experimental schemas`);
     expect(result.code).toBe(0);
     expect(result.out[0]).toBe("codex 9.9.8 → 9.9.9");
     expect(result.stdout).toContain("+ thing/removed");
@@ -88,7 +114,7 @@ describe("codex-rpc-gen diff: what a consumer has", () => {
 
   it("codex@VERSION on either side installs that version from npm, with the project's npm configuration", () => {
     const result = runBin(["diff", "codex@0.161.0", before], unreachableRegistryProject());
-    expect(result.stderr).toContain("CODEX_EXPORT_FAILED: could not install @openai/codex@0.161.0 (registry http://127.0.0.1:9/");
+    expect(result.stderr).toContain("CODEX_EXPORT_FAILED: could not install @openai/codex@0.161.0 (registry http://127.0.0.1:9, ");
     expect(result.status).toBe(2);
   });
 
@@ -97,7 +123,7 @@ describe("codex-rpc-gen diff: what a consumer has", () => {
     expect((await run(["generate", "--schemas", before, "--out", generated])).code).toBe(0);
     const result = runBin(["diff", generated, after], unreachableRegistryProject());
     expect(result.stderr).toContain(`${generated} is codex-rpc-gen output for codex 9.9.9`);
-    expect(result.stderr).toContain("could not install @openai/codex@9.9.9 (registry http://127.0.0.1:9/");
+    expect(result.stderr).toContain("could not install @openai/codex@9.9.9 (registry http://127.0.0.1:9, ");
     expect(result.status).toBe(2);
   });
 

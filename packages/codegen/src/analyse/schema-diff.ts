@@ -1,3 +1,4 @@
+import { CodegenError } from "../util/codegen-error.js";
 import { MESSAGE_DIRECTIONS, METHOD_SEVERITY, severityOf, type ChangeKind, type ChangeNote, type Direction, type Severity } from "./change-severity.js";
 import { definitionDirections } from "./message-directions.js";
 import { METHOD_UNIONS, readProtocolMethods, type MethodKind, type ProtocolMethod } from "./protocol-methods.js";
@@ -69,7 +70,18 @@ export function diffSchemaDirectories(fromDir: string, toDir: string, options: D
   return diffSchemaFolders(readSchemaFolder(fromDir), readSchemaFolder(toDir), options);
 }
 
+/**
+ * The diff of `from` and `to`, flavor by flavor: a flavor only one side has is skipped, but one
+ * `options.flavors` asks for must be on both sides (`SCHEMA_FILE_MISSING`: an empty diff would pass a gate).
+ */
 export function diffSchemaFolders(from: SchemaFolder, to: SchemaFolder, options: DiffOptions = {}): SchemaDiff {
+  for (const flavor of options.flavors ?? []) {
+    for (const side of [from, to]) {
+      if (!side.bundles.some((bundle) => bundle.flavor === flavor)) {
+        throw new CodegenError("SCHEMA_FILE_MISSING", `${displayPath(side.dir)} has no ${flavor} schemas: there is nothing to compare --flavor ${flavor} with`);
+      }
+    }
+  }
   const flavors: FlavorDiff[] = [];
   for (const after of to.bundles) {
     if (options.flavors && !options.flavors.includes(after.flavor)) continue;

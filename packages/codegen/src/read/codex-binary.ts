@@ -1,7 +1,7 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CodegenError } from "../util/codegen-error.js";
 
 /** Where `@openai/codex` keeps the native binary per platform (as packages/core's binary search knows it). */
@@ -56,9 +56,16 @@ export function installCodex(version: string, options: InstallOptions = {}): { b
   }
   const binary = npm.status === 0 ? codexBinaryIn(join(dir, "node_modules")) : undefined;
   if (!binary) {
-    const why = npm.error?.message ?? (npm.status === 0 ? "the package holds no codex binary for this platform" : npmErrors(npm.stderr));
-    // The registry as npm resolved it (project, user and global config, npm_config_* variables).
-    const registry = npm.error ? undefined : runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim();
+    const why =
+      npm.error?.message ??
+      (npm.status === 0
+        ? "the package holds no codex binary for this platform"
+        : npm.signal
+          ? `npm was stopped (${npm.signal})`
+          : urlOrigins(npmErrors(npm.stderr)));
+    // The registry as npm resolved it (project, user and global config, npm_config_* variables),
+    // by its origin only: a token may sit in its user info or its path.
+    const registry = npm.error ? undefined : registryOrigin(runNpm(["config", "get", "registry", "--prefix", dir]).stdout?.trim());
     dispose();
     const config = `${registry ? `registry ${registry}` : "npm"}${npmrc ? `, configuration from ${npmrc}` : ""}`;
     throw new CodegenError("CODEX_EXPORT_FAILED", redactSecrets(`could not install @openai/codex@${version} (${config}): ${why}`));
@@ -67,26 +74,31 @@ export function installCodex(version: string, options: InstallOptions = {}): { b
 }
 
 /**
- * npm's project configuration file for `cwd`, as npm finds it: `.npmrc` in the nearest directory up
- * from `cwd` that holds a `package.json` or `node_modules` (`cwd` itself when none does).
+ * npm's project configuration file for `cwd`: `.npmrc` in the folder npm takes as the project there
+ * (`npm prefix`, npm's localPrefix: the workspace root inside a workspace, else the nearest folder up
+ * holding a `package.json` or `node_modules`, else `cwd`). When npm cannot say, that walk by hand.
  */
 export function projectNpmrc(cwd: string): string | undefined {
   const start = resolve(cwd);
-  let project = start;
-  while (!existsSync(join(project, "package.json")) && !existsSync(join(project, "node_modules"))) {
-    const up = dirname(project);
-    if (up === project) {
-      project = start;
-      break;
-    }
-    project = up;
-  }
+  const fromNpm = runNpm(["prefix"], start);
+  const said = fromNpm.status === 0 ? fromNpm.stdout.trim().split("\n").pop()?.trim() : undefined;
+  const project = said && isAbsolute(said) ? said : nearestProject(start);
   const file = join(project, ".npmrc");
   return existsSync(file) ? file : undefined;
 }
 
-function runNpm(args: string[]) {
-  return spawnSync("npm", args, { encoding: "utf8", shell: process.platform === "win32" });
+/** The nearest folder up from `start` holding a `package.json` or `node_modules` (`start` when none does). */
+function nearestProject(start: string): string {
+  for (let project = start; ; ) {
+    if (existsSync(join(project, "package.json")) || existsSync(join(project, "node_modules"))) return project;
+    const up = dirname(project);
+    if (up === project) return start;
+    project = up;
+  }
+}
+
+function runNpm(args: string[], cwd?: string) {
+  return spawnSync("npm", args, { encoding: "utf8", shell: process.platform === "win32", ...(cwd && { cwd }) });
 }
 
 /** npm's error lines, without its stack trace, object dump and log pointer. */
@@ -99,11 +111,28 @@ function npmErrors(stderr: string | null | undefined): string {
   return lines.length > 0 ? lines.slice(0, 6).join("; ") : tail(stderr);
 }
 
-/** Auth values and URL credentials never reach a message. */
+/** Auth values and URL credentials (any user info: `//user@`, `//user:@`, `//user:pass@`) never reach a message. */
 export function redactSecrets(text: string): string {
-  return text
-    .replace(/(_authToken|_auth|_password|token|password)(\s*[=:]\s*)[^\s;,]+/gi, "$1$2[REDACTED]")
-    .replace(/(\/\/)[^/\s@:]+:[^/\s@]+@/g, "$1[REDACTED]@");
+  return text.replace(/(_authToken|_auth|_password|token|password)(\s*[=:]\s*)[^\s;,]+/gi, "$1$2[REDACTED]").replace(/(\/\/)[^/\s@]+@/g, "$1[REDACTED]@");
+}
+
+/** A registry URL's origin (no user info, no path, where a token may sit); undefined when it is none. */
+function registryOrigin(registry: string | undefined): string | undefined {
+  if (!registry) return undefined;
+  try {
+    const origin = new URL(registry).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every URL in npm's lines cut to its origin (`…` for the path): a registry's path may hold a token. */
+function urlOrigins(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s'"<>]+/g, (url) => {
+    const origin = registryOrigin(url);
+    return origin === undefined ? "[URL]" : `${origin}/…`;
+  });
 }
 
 export function tail(text: string | null | undefined, lines = 5): string {

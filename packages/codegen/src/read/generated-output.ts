@@ -24,18 +24,48 @@ export function isGeneratedFile(file: string): boolean {
   }
 }
 
-/** Every file (and link, or anything else not a folder) under `dir` that generate did not write, as `/`-separated paths relative to `dir`. */
-export function filesNotGenerated(dir: string): string[] {
-  const found: string[] = [];
+/** What a folder of earlier output holds that generate may not replace, as `/`-separated paths relative to it (folders end in `/`). */
+export interface OutputInventory {
+  /** Files (links, anything not a folder) generate did not write, and folders of no path it writes. */
+  readonly notGenerated: string[];
+  /** Files that carry generate's header or marker but are no path it writes now (an older version's output). */
+  readonly notWrittenNow: string[];
+}
+
+/**
+ * Every entry under `dir` generate cannot claim as its own: a file counts as generate's when it
+ * carries the generated header (or `package.json` marker) and, given `paths` (what generate is
+ * writing now), is one of them; a folder when it is a parent of one of `paths` (without `paths`,
+ * every folder counts). Filesystem errors are thrown as they come.
+ */
+export function inventoryOutput(dir: string, paths?: Iterable<string>): OutputInventory {
+  const files = paths === undefined ? undefined : new Set(paths);
+  const folders =
+    files === undefined
+      ? undefined
+      : new Set(
+          [...files].flatMap((path) =>
+            path
+              .split("/")
+              .slice(0, -1)
+              .map((_, i, parts) => parts.slice(0, i + 1).join("/")),
+          ),
+        );
+  const notGenerated: string[] = [];
+  const notWrittenNow: string[] = [];
   const walk = (folder: string, prefix: string) => {
     for (const name of readdirSync(folder).sort()) {
       const path = join(folder, name);
-      if (lstatSync(path).isDirectory()) walk(path, `${prefix}${name}/`);
-      else if (!isGeneratedFile(path)) found.push(`${prefix}${name}`);
+      const rel = `${prefix}${name}`;
+      if (lstatSync(path).isDirectory()) {
+        if (folders && !folders.has(rel) && readdirSync(path).length === 0) notGenerated.push(`${rel}/`);
+        else walk(path, `${rel}/`);
+      } else if (!isGeneratedFile(path)) notGenerated.push(rel);
+      else if (files && !files.has(rel)) notWrittenNow.push(rel);
     }
   };
   walk(dir, "");
-  return found;
+  return { notGenerated, notWrittenNow };
 }
 
 /**

@@ -13,6 +13,8 @@ export type CodegenErrorCode =
   | "OUTPUT_STALE"
   /** `--out` is a file, or a directory holding files generate did not write: replacing it would delete them. */
   | "OUTPUT_NOT_GENERATED"
+  /** `--out` is a symbolic link: replacing the folder would replace the link; pass the real path. */
+  | "OUTPUT_IS_LINK"
   /** `--out` is the current directory or a parent of it. */
   | "OUTPUT_HOLDS_CWD"
   /** The filesystem refused a write; the previous output is whole. */

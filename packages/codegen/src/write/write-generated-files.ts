@@ -1,19 +1,27 @@
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, type Stats, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { filesNotGenerated } from "../read/generated-output.js";
+import { inventoryOutput, type OutputInventory } from "../read/generated-output.js";
 import { CodegenError } from "../util/codegen-error.js";
 
 export interface WriteOptions {
   /** The directory the output must not be, nor hold (default: the process's). */
   readonly cwd?: string;
+  /**
+   * The `/`-separated paths generate is writing now: earlier output is generate's own only where it
+   * is one of these (or a parent folder of one). Without them only the header/marker is checked
+   * (the CLI's early check, before the schemas are read).
+   */
+  readonly paths?: Iterable<string>;
 }
 
 /**
  * Refuses an output directory that replacing could lose someone's files in: the current directory or
- * one of its parents (`OUTPUT_HOLDS_CWD`), something that is not a directory, or a directory holding
- * any file generate did not write (`OUTPUT_NOT_GENERATED`: earlier output is recognised by the
- * generated header of each module and the `codexRpcGen` marker of its `package.json`). A missing
- * or empty directory, or one of earlier output only, passes.
+ * one of its parents (`OUTPUT_HOLDS_CWD`), a symbolic link (`OUTPUT_IS_LINK`: replacing would
+ * replace the link), something that is not a directory, or a directory holding anything generate
+ * would not write now (`OUTPUT_NOT_GENERATED`): a file counts as earlier output when it carries the
+ * generated header (or the `codexRpcGen` marker of its `package.json`) and is one of
+ * `options.paths`; a folder when it is a parent of one. An entry that cannot be read is refused too.
+ * A missing or empty directory, or one of earlier output only, passes.
  */
 export function checkOutputDirectory(outDir: string, options: WriteOptions = {}): void {
   const out = resolve(outDir);
@@ -24,17 +32,50 @@ export function checkOutputDirectory(outDir: string, options: WriteOptions = {})
       `${outDir} is the current directory or a parent of it: generate replaces its --out directory as a whole; give it a directory of its own, e.g. --out codex-protocol`,
     );
   }
-  if (!existsSync(out)) return;
-  const foreign = statSync(out).isDirectory() ? filesNotGenerated(out) : undefined;
-  if (foreign === undefined) {
+  const stat = lstatOrUndefined(out, outDir);
+  if (stat === undefined) return;
+  if (stat.isSymbolicLink()) {
+    throw new CodegenError(
+      "OUTPUT_IS_LINK",
+      `${outDir} is a symbolic link (to ${realPath(out)}): generate replaces its --out directory as a whole, which would replace the link; pass the real path, e.g. --out ${realPath(out)}`,
+    );
+  }
+  if (!stat.isDirectory()) {
     throw new CodegenError("OUTPUT_NOT_GENERATED", `${outDir} exists and is not a directory: choose an empty or new directory for --out`);
   }
-  if (foreign.length > 0) {
-    const shown = foreign.slice(0, 5).join(", ") + (foreign.length > 5 ? ` and ${foreign.length - 5} more` : "");
+  let inventory: OutputInventory;
+  try {
+    inventory = inventoryOutput(out, options.paths);
+  } catch (cause) {
     throw new CodegenError(
       "OUTPUT_NOT_GENERATED",
-      `${outDir} holds files codex-rpc-gen did not generate (${shown}): generate replaces its --out directory as a whole, so it writes only into a new or empty directory or over its own earlier output; choose an empty or new directory, or move those files out`,
+      `cannot check what ${outDir} holds (${(cause as Error).message}): generate replaces its --out directory only when everything in it is its own output; fix the permissions or choose an empty or new directory`,
     );
+  }
+  const { notGenerated, notWrittenNow } = inventory;
+  if (notGenerated.length + notWrittenNow.length === 0) return;
+  const parts = [
+    notGenerated.length > 0 ? `files codex-rpc-gen did not generate (${listed(notGenerated)})` : "",
+    notWrittenNow.length > 0
+      ? `files with codex-rpc-gen's header that it does not write (${listed(notWrittenNow)}: an older version's output, or a copy of yours; remove or move them)`
+      : "",
+  ].filter(Boolean);
+  throw new CodegenError(
+    "OUTPUT_NOT_GENERATED",
+    `${outDir} holds ${parts.join(" and ")}: generate replaces its --out directory as a whole, so it writes only into a new or empty directory or over its own earlier output; choose an empty or new directory, or move or remove those files`,
+  );
+}
+
+function listed(paths: readonly string[]): string {
+  return paths.slice(0, 5).join(", ") + (paths.length > 5 ? ` and ${paths.length - 5} more` : "");
+}
+
+function lstatOrUndefined(path: string, shown: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new CodegenError("WRITE_FAILED", `cannot check ${shown}: ${(cause as Error).message}`);
   }
 }
 
@@ -44,8 +85,10 @@ export function checkOutputDirectory(outDir: string, options: WriteOptions = {})
  * whole, nothing half-written and no temporary directory; a filesystem error is a `WRITE_FAILED`.
  */
 export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, string>, options: WriteOptions = {}): void {
-  checkOutputDirectory(outDir, options);
+  checkOutputDirectory(outDir, { ...options, paths: files.keys() });
   const out = resolve(outDir);
+  // The folder keeps the mode it had (mkdtemp makes 0700); a new one gets the umask's, as mkdir would.
+  const mode = existsSync(out) ? lstatSync(out).mode & 0o7777 : 0o777 & ~process.umask();
   const parent = dirname(out);
   let staging: string | undefined;
   let previous: string | undefined;
@@ -57,6 +100,7 @@ export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, s
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, content);
     }
+    chmodSync(staging, mode); // after the writes: a read-only folder's mode would stop them
     if (existsSync(out)) {
       previous = `${staging}-previous`;
       renameSync(out, previous);

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -59,20 +59,23 @@ describe("writing output", () => {
     expect(readdirSync(parent)).toEqual(["generated"]);
   });
 
-  it("replaces earlier output exactly: files no longer generated disappear", () => {
+  it("replaces earlier output of the same paths; a file it no longer writes is refused (remove it), never deleted", () => {
     const parent = temporaryDirectory("codex-rpc-out-");
     const out = join(parent, "generated");
-    writeGeneratedFiles(
-      out,
+    const output = (version: string) =>
       new Map([
-        ["old.d.ts", generated("old")],
-        ["kept.d.ts", generated("v1")],
+        ["old.d.ts", generated(`old ${version}`)],
+        ["kept.d.ts", generated(version)],
         ["package.json", packageManifest("p", "9.9.9", ["stable"], "codex-rpc-gen generate --codex c --out o")],
-      ]),
-    );
-    writeGeneratedFiles(out, new Map([["kept.d.ts", generated("v2")]]));
-    expect(existsSync(join(out, "old.d.ts"))).toBe(false);
-    expect(existsSync(join(out, "package.json"))).toBe(false);
+      ]);
+    writeGeneratedFiles(out, output("v1"));
+    const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["kept.d.ts", generated("v2")]])));
+    expect(error.code).toBe("OUTPUT_NOT_GENERATED");
+    expect(error.message).toContain("old.d.ts");
+    expect(error.message).toContain("package.json");
+    expect(existsSync(join(out, "old.d.ts"))).toBe(true);
+    expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe(generated("v1"));
+    writeGeneratedFiles(out, output("v2"));
     expect(readFileSync(join(out, "kept.d.ts"), "utf8")).toBe(generated("v2"));
     expect(readdirSync(parent)).toEqual(["generated"]);
   });
@@ -118,6 +121,64 @@ describe("writing output", () => {
   });
 });
 
+describe("the output folder (review 8)", () => {
+  it("C1: a new output folder has the umask's mode, not mkdtemp's 0700", () => {
+    const out = join(temporaryDirectory("codex-rpc-out-"), "generated");
+    writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]]));
+    expect(statSync(out).mode & 0o777).toBe(0o777 & ~process.umask());
+  });
+
+  it("C1: replacing output keeps the previous output folder's mode", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const out = join(parent, "generated");
+    mkdirSync(out, { mode: 0o750 });
+    writeGeneratedFiles(out, new Map([["a.d.ts", generated("a")]]));
+    expect(statSync(out).mode & 0o777).toBe(0o750);
+  });
+
+  it("C2: refuses an --out that is a symlink (OUTPUT_IS_LINK), leaving the link and its target as they were", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const real = join(parent, "real");
+    mkdirSync(real);
+    writeGeneratedFiles(real, new Map([["a.d.ts", generated("a")]]));
+    const link = join(parent, "link");
+    symlinkSync(real, link);
+    const error = codegenErrorOf(() => writeGeneratedFiles(link, new Map([["b.d.ts", generated("b")]])));
+    expect(error.code).toBe("OUTPUT_IS_LINK");
+    expect(error.message).toContain(real);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readdirSync(real)).toEqual(["a.d.ts"]);
+    expect(readdirSync(parent).sort()).toEqual(["link", "real"]);
+  });
+
+  it("C3: refuses a file of the user's that starts with the generated header but is not a path generate writes", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const out = join(parent, "generated");
+    writeGeneratedFiles(out, new Map([["stable/index.d.ts", generated("a")]]));
+    writeFileSync(join(out, "stable", "my-extras.ts"), generated("export const mine = 1;"));
+    const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["stable/index.d.ts", generated("b")]])));
+    expect(error.code).toBe("OUTPUT_NOT_GENERATED");
+    expect(error.message).toContain("stable/my-extras.ts");
+    expect(error.message).toContain("remove");
+    expect(readFileSync(join(out, "stable", "my-extras.ts"), "utf8")).toBe(generated("export const mine = 1;"));
+    expect(readdirSync(parent)).toEqual(["generated"]);
+  });
+
+  it("C4: refuses an empty folder of the user's inside earlier output, and keeps it", () => {
+    const parent = temporaryDirectory("codex-rpc-out-");
+    const out = join(parent, "generated");
+    writeGeneratedFiles(out, new Map([["stable/index.d.ts", generated("a")]]));
+    mkdirSync(join(out, "notes-for-later"));
+    mkdirSync(join(out, "stable", "deeper"));
+    const error = codegenErrorOf(() => writeGeneratedFiles(out, new Map([["stable/index.d.ts", generated("b")]])));
+    expect(error.code).toBe("OUTPUT_NOT_GENERATED");
+    expect(error.message).toContain("notes-for-later/");
+    expect(error.message).toContain("stable/deeper/");
+    expect(existsSync(join(out, "notes-for-later"))).toBe(true);
+    expect(readdirSync(parent)).toEqual(["generated"]);
+  });
+});
+
 describe("generate --out into a folder of the user's", () => {
   it("exits 2 with OUTPUT_NOT_GENERATED and deletes nothing", async () => {
     const { parent, out } = userFolder();
@@ -126,6 +187,17 @@ describe("generate --out into a folder of the user's", () => {
     expect(code).toBe(2);
     expect(err.join("\n")).toContain(`codex-rpc-gen: OUTPUT_NOT_GENERATED: ${out}`);
     expectUserFolderWhole(parent, out);
+  });
+
+  it("--out=~/gen (no shell expanded the ~): warns, and reports the folder it really wrote (review 8 G1)", () => {
+    const cwd = temporaryDirectory("codex-rpc-cwd-");
+    const bin = fileURLToPath(new URL("../../bin/codex-rpc-gen.js", import.meta.url));
+    const result = spawnSync(process.execPath, [bin, "generate", "--schemas", writeSchemaFixture(), "--out=~/gen"], { cwd, encoding: "utf8" });
+    expect(result.status).toBe(0);
+    const written = join(realpathSync(cwd), "~", "gen");
+    expect(existsSync(written)).toBe(true);
+    expect(result.stderr).toContain(`codex-rpc-gen: warning: --out ~/gen starts with ~, which no shell expanded: writing to ${written}`);
+    expect(result.stdout).toContain(`to ${written} for codex`);
   });
 
   it("--out . exits 2 with OUTPUT_HOLDS_CWD, no stack, and leaves the folder as it was", () => {
