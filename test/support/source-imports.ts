@@ -41,6 +41,8 @@ function isFreeReference(node: ts.Identifier): boolean {
   const parent = node.parent;
   if (ts.isPropertyAccessExpression(parent) && parent.name === node) return false;
   if (ts.isQualifiedName(parent) && parent.right === node) return false;
+  // `declare global { … }` names a scope for declarations, not the runtime's `global`.
+  if (ts.isModuleDeclaration(parent) && parent.name === node) return false;
   if (
     (ts.isPropertyAssignment(parent) ||
       ts.isPropertyDeclaration(parent) ||

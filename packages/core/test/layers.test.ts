@@ -94,7 +94,11 @@ describe("core's layers", () => {
       factsOfCore("util/low.ts", `import { Client } from "../client/high.js";`),
       factsOfCore("client/high.ts", `import { low } from "../util/low.js"; import { spawn } from "node:child_process"; import lodash from "lodash";`),
       factsOfCore("rpc/a.ts", `import { b } from "../process/b.js";`),
-      factsOfCore("process/b.ts", `export const b = Deno.pid + process.pid; const ok = { process: 1 }; ok.process; const f = (window: number) => window;`),
+      factsOfCore(
+        "process/b.ts",
+        `export const b = Deno.pid + process.pid; const ok = { process: 1 }; ok.process; const f = (window: number) => window; declare global { interface X {} }`,
+      ),
+      factsOfCore("util/g.ts", `export const g = global.setTimeout;`),
       factsOfCore("session/c.ts", `import { d } from "./d.js";`),
       factsOfCore("session/d.ts", `import { c } from "./c.js";`),
     ]);
@@ -105,6 +109,7 @@ describe("core's layers", () => {
       "rpc/a.ts (rpc) imports process/b.ts (process): sibling layers of rank 4 stay apart",
       "process/b.ts uses the runtime global `Deno`",
       "process/b.ts uses the runtime global `process`",
+      "util/g.ts uses the runtime global `global`",
       "import cycle: client/high.ts → util/low.ts → client/high.ts",
       "import cycle: session/c.ts → session/d.ts → session/c.ts",
     ]);
