@@ -1,6 +1,7 @@
 // A turn's structured output parsed and validated: loaded on demand (import()) when a turn with an
 // `outputSchema` ends, so a page whose turns have none does not carry it.
 import { OutputValidationError } from "../errors/output-validation-error.js";
+import { describeThrown } from "../util/describe-value.js";
 import type { PreparedOutputSchema } from "./structured-output.js";
 
 /** How a completed turn's final message fared against its schema. */
@@ -31,11 +32,13 @@ export async function parseStructuredOutput(
     const result: unknown = await prepared.validator["~standard"].validate(value);
     if (typeof result !== "object" || result === null) return fail("schema", "could not be validated: the validator gave no result");
     const { issues } = result as { issues?: unknown };
-    if (issues !== undefined) return fail("schema", "does not match the schema", issues as OutputValidationError["issues"]);
+    // Issues that are no array (null, a number) still say it failed, with nothing to list.
+    if (issues !== undefined) return fail("schema", "does not match the schema", (Array.isArray(issues) ? issues : []) as OutputValidationError["issues"]);
     // A success has a `value`; an array without issues or `{}` is no answer (arktype's failures are arrays with `issues`).
     if (Array.isArray(result) || !("value" in result)) return fail("schema", "could not be validated: the validator gave no result");
     return { output: (result as { value: unknown }).value };
   } catch (error) {
-    return fail("schema", `could not be validated: the schema threw ${error instanceof Error ? error.message : String(error)}`);
+    // describeThrown: a thrown Object.create(null), or an Error whose message getter throws, has no text of its own.
+    return fail("schema", `could not be validated: the schema threw ${describeThrown(error)}`);
   }
 }

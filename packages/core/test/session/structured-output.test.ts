@@ -57,6 +57,34 @@ describe("structured output (fake server)", () => {
     await client.close();
   });
 
+  it("a validator that throws what has no text, or gives issues that are no array, still ends in OutputValidationError (review 9)", async () => {
+    const messageThrows = new Error("x");
+    Object.defineProperty(messageThrows, "message", {
+      get() {
+        throw new Error("no message");
+      },
+    });
+    const validators: (() => unknown)[] = [
+      () => {
+        throw Object.create(null);
+      },
+      () => Promise.reject(Object.create(null)),
+      () => {
+        throw messageThrows;
+      },
+      () => ({ issues: null }),
+    ];
+    const { client } = await connect({ turns: validators.map(() => ({ deltas: ['{"city":"Paris","celsius":21}'] })) });
+    const thread = await client.startThread();
+    for (const validate of validators) {
+      const schema = { "~standard": { version: 1 as const, vendor: "odd", validate: validate as never } };
+      const done = await thread.run("a", { outputSchema: { schema, jsonSchema: { type: "object" } } }).completed;
+      expect(done.outputError).toBeInstanceOf(OutputValidationError);
+      expect(done.outputError).toMatchObject({ code: "OUTPUT_INVALID", reason: "schema" });
+    }
+    await client.close();
+  });
+
   it("has no output when the turn did not complete", async () => {
     const { client } = await connect({ turns: [{ status: "failed" }] });
     const thread = await client.startThread();
