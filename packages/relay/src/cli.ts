@@ -2,7 +2,6 @@
 // codex-rpc-relay: starts a relay (spawning `codex app-server` unless --upstream names a running
 // one), prints its URL and launch token once, and runs until SIGINT or SIGTERM.
 import { parseArgs } from "node:util";
-import { redactSecrets } from "@codex-rpc/core/transport";
 import { BUNDLED_CONSOLE_DIR } from "./console-files.js";
 import { openBrowser } from "./open-browser.js";
 import { isLoopbackHost } from "./origin-policy.js";
@@ -37,10 +36,11 @@ class UsageError extends Error {}
 
 function upstreamOf(value: string | undefined, codexPath: string | undefined): RelayUpstream {
   if (value === undefined) return { spawn: codexPath === undefined ? {} : { codexPath } };
-  if (value.startsWith("unix://")) return { socketPath: value.slice("unix://".length) };
-  if (value.startsWith("ws://") || value.startsWith("wss://")) return { url: value };
-  // Quoted as given but for credentials: a URL may carry them (`http://user:password@host`).
-  throw new UsageError(`--upstream: expected ws://… or unix://…, got ${redactSecrets(JSON.stringify(value))}`);
+  const scheme = /^([a-z][\w+.-]*):/i.exec(value)?.[1]?.toLowerCase();
+  if (scheme === "unix" && value.slice(5, 7) === "//") return { socketPath: value.slice("unix://".length) };
+  if ((scheme === "ws" || scheme === "wss") && value.slice(scheme.length + 1, scheme.length + 3) === "//") return { url: value };
+  // The value is not quoted: whatever its form, it may hold a password (`user:pw@host`, `http:/user:pw@…`).
+  throw new UsageError(`--upstream: expected ws://…, wss://… or unix://…, got ${scheme ? `a URL of scheme ${scheme}:` : "something else"}`);
 }
 
 /**

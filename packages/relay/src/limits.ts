@@ -15,6 +15,14 @@ export function describeValue(value: unknown): string {
  */
 export function wholeAbove0(where: string, name: string, value: unknown, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof value === "number" && Number.isInteger(value) && value > 0 && value <= max) return value;
-  const bound = max === Number.MAX_SAFE_INTEGER ? "" : ` (at most ${max})`;
+  // A number past the largest names it (2 ** 53 is whole, above 0, and still refused).
+  const bound = max !== Number.MAX_SAFE_INTEGER || (typeof value === "number" && value > max) ? ` and at most ${max}` : "";
   throw new RangeError(`${where}: ${name} must be a whole number above 0${bound}, not ${describeValue(value)}`);
+}
+
+/** A plain object (`{ … }`, or one with no prototype): not an array, a Map, a Date or a class instance. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }

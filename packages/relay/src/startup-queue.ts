@@ -1,4 +1,4 @@
-import { describeValue, wholeAbove0 } from "./limits.js";
+import { describeValue, isPlainObject, wholeAbove0 } from "./limits.js";
 
 /** How much a connection may send before its app-server session is ready (isolation "process" starts one per connection). */
 export interface StartupQueueLimits {
@@ -23,7 +23,7 @@ export class StartupQueue {
 
   constructor(limits: StartupQueueLimits = {}) {
     // A plain object of the two limits (a string or an array would spread into numbered keys).
-    if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+    if (!isPlainObject(limits)) {
       throw new TypeError(`startRelay: maxQueuedWhileStarting must be { messages, bytes }, not ${describeValue(limits)}`);
     }
     const { messages, bytes } = { ...DEFAULT_STARTUP_QUEUE, ...limits };

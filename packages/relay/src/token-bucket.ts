@@ -1,4 +1,4 @@
-import { describeValue, wholeAbove0 } from "./limits.js";
+import { describeValue, isPlainObject, wholeAbove0 } from "./limits.js";
 
 /** Messages per second a connection may send on average, and how many at once. */
 export interface RateLimit {
@@ -19,8 +19,7 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { perSecond: 100, burst: 200 };
  */
 export function completeRateLimit(where: string, given: Partial<RateLimit> | undefined): RateLimit {
   if (given === undefined) return DEFAULT_RATE_LIMIT;
-  if (typeof given !== "object" || given === null || Array.isArray(given))
-    throw new TypeError(`${where}: rateLimit must be { perSecond, burst }, not ${describeValue(given)}`);
+  if (!isPlainObject(given)) throw new TypeError(`${where}: rateLimit must be { perSecond, burst }, not ${describeValue(given)}`);
   const limit = { ...DEFAULT_RATE_LIMIT, ...given };
   const { perSecond } = limit;
   if (!(typeof perSecond === "number" && Number.isFinite(perSecond) && perSecond > 0)) {

@@ -103,6 +103,12 @@ describe("startRelay checks its limits before it opens the app-server (review 7,
       expect((outcome.error as Error).message).toMatch(new RegExp(`^startRelay: ${option} must be \\{`));
       expect(outcome.upstream).toBe(0);
     }
+    // Past the largest safe integer the message names the bound; a Map or a Date is no plain object (review 9).
+    const huge = await refusal({ maxQueuedWhileStarting: { messages: 2 ** 53 } });
+    expect((huge.error as Error).message).toMatch(/must be a whole number above 0 and at most 9007199254740991, not 9007199254740992$/);
+    for (const value of [new Map([["messages", 0]]), new Date()]) {
+      for (const option of ["maxQueuedWhileStarting", "rateLimit"]) expect((await refusal({ [option]: value })).error).toBeInstanceOf(TypeError);
+    }
     // A value whose text cannot be made is still described.
     expect((await refusal({ maxMessageBytes: Object.create(null) })).error).toBeInstanceOf(RangeError);
   });
