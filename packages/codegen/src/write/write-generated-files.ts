@@ -127,6 +127,7 @@ export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, s
   }
   if (previous) {
     try {
+      chmodSync(previous, 0o700); // a read-only output's folder (its mode kept) could not be emptied
       rmSync(previous, { recursive: true, force: true });
     } catch (cause) {
       throw new CodegenError("WRITE_FAILED", `wrote ${outDir}, but cannot remove the previous output moved to ${previous}: ${(cause as Error).message}`);
