@@ -1,3 +1,5 @@
+import { renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./support/run-cli.js";
 import type { SchemaDiff } from "../src/analyse/schema-diff.js";
@@ -81,5 +83,26 @@ describe("codex-rpc-gen diff", () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("USAGE: ");
     expect(result.stderr).toContain(error);
+  });
+
+  it("no flavor in common (one side only stable/, the other only experimental/) is SCHEMA_FILE_MISSING, exit 2, not an empty diff that passes", async () => {
+    // Export folders without a manifest (one with a manifest must hold stable/).
+    const stableOnly = writeSchemaFixture();
+    rmSync(join(stableOnly, "manifest.json"));
+    const experimentalOnly = writeSchemaFixture();
+    rmSync(join(experimentalOnly, "manifest.json"));
+    renameSync(join(experimentalOnly, "stable"), join(experimentalOnly, "experimental"));
+    for (const [from, to] of [
+      [stableOnly, experimentalOnly],
+      [experimentalOnly, stableOnly],
+    ] as const) {
+      for (const extra of [[], ["--json"]]) {
+        const result = await run(["diff", from, to, "--fail-on", "breaking", ...extra]);
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain("SCHEMA_FILE_MISSING: ");
+        expect(result.stderr).toContain("no flavor in common");
+        expect(result.out).toEqual([]);
+      }
+    }
   });
 });

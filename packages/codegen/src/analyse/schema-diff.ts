@@ -72,7 +72,8 @@ export function diffSchemaDirectories(fromDir: string, toDir: string, options: D
 
 /**
  * The diff of `from` and `to`, flavor by flavor: a flavor only one side has is skipped, but one
- * `options.flavors` asks for must be on both sides (`SCHEMA_FILE_MISSING`: an empty diff would pass a gate).
+ * `options.flavors` asks for must be on both sides, and at least one flavor must be compared
+ * (`SCHEMA_FILE_MISSING`: an empty diff would pass a gate).
  */
 export function diffSchemaFolders(from: SchemaFolder, to: SchemaFolder, options: DiffOptions = {}): SchemaDiff {
   for (const flavor of options.flavors ?? []) {
@@ -87,6 +88,10 @@ export function diffSchemaFolders(from: SchemaFolder, to: SchemaFolder, options:
     if (options.flavors && !options.flavors.includes(after.flavor)) continue;
     const before = from.bundles.find((bundle) => bundle.flavor === after.flavor);
     if (before) flavors.push(diffBundles(before, after));
+  }
+  if (flavors.length === 0) {
+    const has = (side: SchemaFolder) => `${displayPath(side.dir)} has ${side.bundles.map((bundle) => bundle.flavor).join(" and ")} schemas only`;
+    throw new CodegenError("SCHEMA_FILE_MISSING", `${has(from)}, ${has(to)}: no flavor in common, so there is nothing to compare`);
   }
   return { from: versionOf(from), to: versionOf(to), flavors };
 }

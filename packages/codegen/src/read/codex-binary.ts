@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { CodegenError } from "../util/codegen-error.js";
+import { removeLeftovers } from "../util/leftovers.js";
 
 /** Where `@openai/codex` keeps the native binary per platform (as packages/core's binary search knows it). */
 const PLATFORM_TARGETS: Readonly<Record<string, readonly [packageName: string, triple: string]>> = {
@@ -34,7 +35,9 @@ export interface InstallOptions {
 }
 
 /**
- * Installs `@openai/codex@<version>` from npm into a temporary directory; `dispose` removes it.
+ * Installs `@openai/codex@<version>` from npm into a temporary directory
+ * (`codex-rpc-gen-codex-<pid>-XXXXXX`, mode 0700); `dispose` removes it. Such directories of processes
+ * that are gone (a run ended by a signal) are removed first.
  * npm run with `--prefix` reads its project configuration from the prefix, not from where the user
  * is: the project's `.npmrc` (`projectNpmrc`) is copied into the prefix, so the install uses the
  * registry, mirror and auth npm would use in `cwd` (user and global config, and `npm_config_*`
@@ -42,8 +45,10 @@ export interface InstallOptions {
  */
 export function installCodex(version: string, options: InstallOptions = {}): { binary: string; dispose(): void } {
   if (!/^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version)) throw new CodegenError("USAGE", `--codex-version takes a version such as 0.169.0, not "${version}"`);
+  // A run ended by a signal could not remove its prefix (with its copy of the .npmrc): named with its pid, it goes now.
+  removeLeftovers(tmpdir(), /^codex-rpc-gen-codex-(\d+)-[A-Za-z0-9]{6}$/);
   const npmrc = projectNpmrc(options.cwd ?? process.cwd());
-  const dir = mkdtempSync(join(tmpdir(), "codex-rpc-gen-codex-"));
+  const dir = mkdtempSync(join(tmpdir(), `codex-rpc-gen-codex-${process.pid}-`));
   const dispose = () => rmSync(dir, { recursive: true, force: true });
   let npm: SpawnSyncReturns<string>;
   try {

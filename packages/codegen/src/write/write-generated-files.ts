@@ -2,6 +2,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync,
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { inventoryOutput, type OutputInventory } from "../read/generated-output.js";
 import { CodegenError } from "../util/codegen-error.js";
+import { literal, removeLeftovers } from "../util/leftovers.js";
 
 export interface WriteOptions {
   /** The directory the output must not be, nor hold (default: the process's). */
@@ -83,10 +84,15 @@ function lstatOrUndefined(path: string, shown: string): Stats | undefined {
  * Replaces `outDir` with exactly `files`, after `checkOutputDirectory`. Everything is written to a
  * sibling temporary directory first and swapped in by rename, so a failure leaves the old output
  * whole, nothing half-written and no temporary directory; a filesystem error is a `WRITE_FAILED`.
+ * The temporary directory is `.<out>.staging-<pid>-XXXXXX` (the previous output moves to its name +
+ * `-previous`); such folders of processes that are gone (a run ended by a signal) are removed first.
  */
 export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, string>, options: WriteOptions = {}): void {
-  checkOutputDirectory(outDir, { ...options, paths: files.keys() });
   const out = resolve(outDir);
+  // A run ended by a signal leaves its staging folder (or the moved-away previous output): named with
+  // its pid, it goes once that process is gone.
+  removeLeftovers(dirname(out), new RegExp(`^\\.${literal(basename(out))}\\.staging-(\\d+)-[A-Za-z0-9]{6}(-previous)?$`));
+  checkOutputDirectory(outDir, { ...options, paths: files.keys() });
   // The folder keeps the mode it had (mkdtemp makes 0700); a new one gets the umask's, as mkdir would.
   const mode = existsSync(out) ? lstatSync(out).mode & 0o7777 : 0o777 & ~process.umask();
   const parent = dirname(out);
@@ -94,7 +100,7 @@ export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, s
   let previous: string | undefined;
   try {
     mkdirSync(parent, { recursive: true });
-    staging = mkdtempSync(join(parent, `.${basename(out)}.staging-`));
+    staging = mkdtempSync(join(parent, `.${basename(out)}.staging-${process.pid}-`));
     for (const [path, content] of files) {
       const target = join(staging, path);
       mkdirSync(dirname(target), { recursive: true });
@@ -121,6 +127,7 @@ export function writeGeneratedFiles(outDir: string, files: ReadonlyMap<string, s
   }
   if (previous) {
     try {
+      chmodSync(previous, 0o700); // a read-only output's folder (its mode kept) could not be emptied
       rmSync(previous, { recursive: true, force: true });
     } catch (cause) {
       throw new CodegenError("WRITE_FAILED", `wrote ${outDir}, but cannot remove the previous output moved to ${previous}: ${(cause as Error).message}`);

@@ -1,5 +1,19 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -209,5 +223,42 @@ describe("generate --out into a folder of the user's", () => {
     expect(result.stderr).not.toMatch(/^\s+at /m);
     expect(result.status).toBe(2);
     expect(readdirSync(cwd)).toEqual(["notes.txt"]);
+  });
+});
+
+describe("a read-only output folder (review 9 G-RO)", () => {
+  it("C6: an --out of mode 555 is replaced on every run (exit 0), the new one read-only too, no -previous left", () => {
+    // Root may remove anything: run as nobody then, as an ordinary user would, in a folder of /tmp
+    // (the test run's own temp directory is 0700).
+    const asRoot = process.getuid?.() === 0;
+    const root = asRoot ? mkdtempSync("/tmp/codegen-readonly-out-") : temporaryDirectory("codex-rpc-out-");
+    try {
+      const schemas = join(root, "schemas");
+      cpSync(writeSchemaFixture(), schemas, { recursive: true });
+      const parent = join(root, "parent");
+      mkdirSync(parent);
+      if (asRoot) spawnSync("chmod", ["-R", "a+rwX", root]);
+      const out = join(parent, "out");
+      const gen = () => {
+        const args = [fileURLToPath(new URL("../../bin/codex-rpc-gen.js", import.meta.url)), "generate", "--schemas", schemas, "--out", out];
+        return asRoot
+          ? spawnSync("runuser", ["-u", "nobody", "--", process.execPath, ...args], { encoding: "utf8" })
+          : spawnSync(process.execPath, args, { encoding: "utf8" });
+      };
+      const first = gen();
+      expect(first.stderr).toBe("");
+      expect(first.status).toBe(0);
+      chmodSync(out, 0o555);
+      for (let run = 0; run < 2; run++) {
+        const result = gen();
+        expect(result.stderr).toBe("");
+        expect(result.status).toBe(0);
+        expect(readdirSync(parent)).toEqual(["out"]);
+        expect(statSync(out).mode & 0o777).toBe(0o555);
+      }
+    } finally {
+      spawnSync("chmod", ["-R", "u+w", root]);
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
