@@ -8,7 +8,7 @@ import { findStaleFiles } from "./write/find-stale-files.js";
 import { checkOutputDirectory, writeGeneratedFiles } from "./write/write-generated-files.js";
 import { RESULT_RULES } from "./analyse/result-resolution.js";
 import { readResultMapFile } from "./read/result-map-file.js";
-import { BUNDLE_FILE, readSchemaFolder, type SchemaFlavor } from "./read/schema-bundle.js";
+import { BUNDLE_FILE, readSchemaFolder, type SchemaFlavor, type SchemaFolder } from "./read/schema-bundle.js";
 import { diffSchemaFolders, type SchemaDiff } from "./analyse/schema-diff.js";
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -221,22 +221,15 @@ function runDiff(args: readonly string[], io: Io): number {
   try {
     sides.push(openDiffSide(from, io));
     sides.push(openDiffSide(to, io));
-    const folders = [readSchemaFolder(sides[0]?.dir ?? from), readSchemaFolder(sides[1]?.dir ?? to)] as const;
-    // A flavor one side lacks compares nothing: asked for, that is an error (a gate must not pass
-    // silently); otherwise it is said.
-    for (const candidate of ["stable", "experimental"] as const) {
-      const lacking = [from, to].filter((_, i) => !folders[i]?.bundles.some((bundle) => bundle.flavor === candidate));
-      if (lacking.length === 0) continue;
-      const which = lacking.map((spec) => displayPath(spec)).join(" and ");
-      if (flavor === candidate) {
-        throw new CodegenError(
-          "SCHEMA_FILE_MISSING",
-          `${which} ${lacking.length > 1 ? "have" : "has"} no ${candidate} schemas: there is nothing to compare --flavor ${candidate} with`,
-        );
+    const [before, after] = sides.map((side) => readSchemaFolder(side.dir)) as [SchemaFolder, SchemaFolder];
+    // A flavor only one side has is skipped, and said (diffSchemaFolders refuses one --flavor asks for).
+    if (flavor === undefined) {
+      for (const candidate of ["stable", "experimental"] as const) {
+        const lacking = [from, to].filter((_, i) => ![before, after][i]!.bundles.some((bundle) => bundle.flavor === candidate));
+        if (lacking.length === 1) io.err(`codex-rpc-gen: ${candidate} not compared: ${displayPath(lacking[0]!)} has no ${candidate} schemas`);
       }
-      if (flavor === undefined && lacking.length === 1) io.err(`codex-rpc-gen: ${candidate} not compared: ${which} has no ${candidate} schemas`);
     }
-    diff = diffSchemaFolders(folders[0], folders[1], options);
+    diff = diffSchemaFolders(before, after, options);
   } finally {
     for (const side of sides) side.dispose();
   }
