@@ -1,5 +1,6 @@
 import { describeThrown } from "../util/describe-value.js";
 import { issueLines } from "../util/schema-issues.js";
+import { readStandardResult } from "../util/standard-result.js";
 import type { StandardSchemaV1 } from "../util/standard-schema.js";
 
 /** How many issues the model is told about; the rest are counted. */
@@ -25,15 +26,11 @@ export async function checkToolArguments(label: string, validator: StandardSchem
     return invalid(`failed: ${describeThrown(error)}`);
   }
   try {
-    // Any object: arktype's failure is an array (its ArkErrors) that carries `issues`.
-    if (typeof result !== "object" || result === null) return invalid("gave no result");
-    const { issues } = result as { issues?: unknown };
-    if (issues === undefined) {
-      // A success has a `value` (the handler gets it): anything else is no answer, and the handler never runs on it.
-      if (Array.isArray(result) || !("value" in result)) return invalid("gave no result");
-      return { ok: true, value: (result as StandardSchemaV1.SuccessResult<unknown>).value };
-    }
-    const lines = issueLines(issues, MAX_ISSUES).map((line) => `- ${line}`);
+    const read = readStandardResult(result);
+    // No answer: the handler never runs on it.
+    if (read === undefined) return invalid("gave no result");
+    if ("value" in read) return { ok: true, value: read.value };
+    const lines = issueLines(read.issues, MAX_ISSUES).map((line) => `- ${line}`);
     if (lines.length === 0) return invalid("refused them without saying why");
     return { ok: false, message: `Invalid arguments for tool "${label}"; fix them and call it again:\n${lines.join("\n")}` };
   } catch (error) {

@@ -2,6 +2,7 @@
 // `outputSchema` ends, so a page whose turns have none does not carry it.
 import { OutputValidationError } from "../errors/output-validation-error.js";
 import { describeThrown } from "../util/describe-value.js";
+import { readStandardResult } from "../util/standard-result.js";
 import type { PreparedOutputSchema } from "./structured-output.js";
 
 /** How a completed turn's final message fared against its schema. */
@@ -29,14 +30,11 @@ export async function parseStructuredOutput(
   }
   if (prepared.validator === undefined) return { output: value };
   try {
-    const result: unknown = await prepared.validator["~standard"].validate(value);
-    if (typeof result !== "object" || result === null) return fail("schema", "could not be validated: the validator gave no result");
-    const { issues } = result as { issues?: unknown };
+    const read = readStandardResult(await prepared.validator["~standard"].validate(value));
+    if (read === undefined) return fail("schema", "could not be validated: the validator gave no result");
+    if ("value" in read) return { output: read.value };
     // Issues that are no array (null, a number) still say it failed, with nothing to list.
-    if (issues !== undefined) return fail("schema", "does not match the schema", (Array.isArray(issues) ? issues : []) as OutputValidationError["issues"]);
-    // A success has a `value`; an array without issues or `{}` is no answer (arktype's failures are arrays with `issues`).
-    if (Array.isArray(result) || !("value" in result)) return fail("schema", "could not be validated: the validator gave no result");
-    return { output: (result as { value: unknown }).value };
+    return fail("schema", "does not match the schema", (Array.isArray(read.issues) ? read.issues : []) as OutputValidationError["issues"]);
   } catch (error) {
     // describeThrown: a thrown Object.create(null), or an Error whose message getter throws, has no text of its own.
     return fail("schema", `could not be validated: the schema threw ${describeThrown(error)}`);
