@@ -57,7 +57,8 @@ export interface NdjsonDecoderOptions {
  * `JSON.parse` makes to join the two pieces. Once a line spans a whole chunk it is kept as bytes, a
  * list of parts joined and decoded once when its newline arrives (joining on every chunk would be
  * quadratic in the line's length; one string piece per chunk would cost the garbage collector
- * more), so a character split across chunks needs no special care. Bad lines are reported and
+ * more), a line longer than 2 MiB a block at a time; a character split across chunks or blocks
+ * decodes whole. Bad lines are reported and
  * skipped; input never makes it throw.
  */
 export class NdjsonDecoder {
@@ -257,10 +258,55 @@ export class NdjsonDecoder {
       // The text is ASCII, so the bytes after it begin a character: each part decodes on its own.
       const bytes = this.#pendingBytes + (end - start);
       this.#textLine(this.#takePendingText() + (end > start ? this.#decodeUtf8(chunk, start, end) : ""), bytes);
+    } else if (this.#pendingBytes + (end - start) > BLOCK_BYTES) {
+      this.#decodeLongLine(chunk, start, end);
     } else {
       const line = this.#takePending(chunk, start, end);
       this.#decodeLine(line, 0, line.length);
     }
+  }
+
+  /**
+   * The kept parts of a line longer than a block and `chunk[start, end)`, its end: decoded a block
+   * at a time through one scratch block, the blocks' text joined once by `JSON.parse`'s input. Joining
+   * the bytes first and decoding the whole put two copies of the line in memory the process had
+   * not touched yet (writing it costs page faults); the block is rewritten in place, so only the
+   * final join lands there.
+   */
+  #decodeLongLine(chunk: Uint8Array, start: number, end: number): void {
+    const parts = this.#pending;
+    parts.push(viewOf(chunk, start, end));
+    this.#pending = [];
+    let bytes = this.#pendingBytes + (end - start);
+    this.#pendingBytes = 0;
+    const last = parts[end > start ? parts.length - 1 : parts.length - 2]!;
+    if (last[last.length - 1] === CR) bytes--;
+    if (bytes > this.#maxLineBytes) {
+      this.#reportOversize(bytes);
+      return;
+    }
+    const block = new Uint8Array(BLOCK_BYTES);
+    const texts: string[] = [];
+    let filled = 0;
+    let left = bytes;
+    for (const part of parts) {
+      const usable = Math.min(part.length, left);
+      left -= usable;
+      for (let offset = 0; offset < usable; ) {
+        const n = Math.min(usable - offset, BLOCK_BYTES - filled);
+        block.set(offset === 0 && n === part.length ? part : viewOf(part, offset, offset + n), filled);
+        filled += n;
+        offset += n;
+        if (filled < BLOCK_BYTES) continue;
+        // A character cut by the block's end goes on in the next block.
+        const cut = characterBoundary(block, filled);
+        texts.push(this.#decodeUtf8(block, 0, cut));
+        block.copyWithin(0, cut, filled);
+        filled -= cut;
+      }
+    }
+    if (filled > 0) texts.push(this.#decodeUtf8(block, 0, filled));
+    this.#parseLine(texts.join(""), bytes);
   }
 
   /** The kept start of the line and `chunk[start, end)`, its end, as one array. */
@@ -336,6 +382,27 @@ export class NdjsonDecoder {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * A line longer than this is decoded in blocks of this size (see #decodeLongLine). Below glibc's
+ * largest mmap threshold (32 MiB) and large enough that each block's text is one string of its own
+ * outside the young generation (which the garbage collector would copy).
+ */
+const BLOCK_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Where `bytes[0, end)` can be cut without splitting a UTF-8 character: before the lead byte of a
+ * sequence that is not complete by `end`, else at `end`. Bytes that are not valid UTF-8 are never
+ * cut from what follows them, so each part decodes as the whole would have.
+ */
+function characterBoundary(bytes: Uint8Array, end: number): number {
+  for (let i = end - 1; i >= 0 && i >= end - 4; i--) {
+    const byte = bytes[i]!;
+    if (byte < 0x80) return end;
+    if (byte >= 0xc0) return i + (byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2) > end ? i : end;
+  }
+  return end;
+}
 
 /**
  * A view of `bytes[start, end)` made with the Uint8Array constructor. `subarray` and `slice` build

@@ -240,6 +240,76 @@ describe("NdjsonDecoder", () => {
     });
   });
 
+  describe("lines longer than a decoding block (2 MiB)", () => {
+    const BLOCK = 2 * 1024 * 1024;
+    const PREFIX = '{"method":"item/agentMessage/delta","params":{"delta":"';
+    /** ASCII filler, then `bytes` at line offset `at`, then more filler: one JSON line of about 4.5 MiB. */
+    function lineWith(bytes: readonly number[], at: number, ending = "\n"): Uint8Array {
+      const head = bytesOf(PREFIX);
+      const tail = bytesOf(`"}}${ending}`);
+      const line = new Uint8Array(BLOCK * 2 + 300_000 + tail.length).fill(0x61);
+      line.set(head, 0);
+      line.set(bytes, at);
+      line.set(tail, line.length - tail.length);
+      return line;
+    }
+    /** 64 KiB chunks, as a pipe delivers them. */
+    const piped = (bytes: Uint8Array) => Array.from({ length: Math.ceil(bytes.length / 65_536) }, (_, i) => bytes.subarray(i * 65_536, (i + 1) * 65_536));
+    const latin1Decoder = new TextDecoder("latin1");
+    const nodeLike: Partial<NdjsonDecoderOptions> = {
+      isAscii: isAsciiRange,
+      decodeAscii: (bytes, start, end) => latin1Decoder.decode(bytes.subarray(start, end)),
+    };
+
+    it("decodes a character cut by a block's end whole, for 2-, 3- and 4-byte characters and every cut", () => {
+      for (const character of ["é", "€", "😀"]) {
+        const encoded = [...bytesOf(character)];
+        for (let before = 1; before < encoded.length; before++) {
+          for (const block of [BLOCK, BLOCK * 2]) {
+            const line = lineWith(encoded, block - before);
+            const expected = JSON.parse(new TextDecoder().decode(line));
+            expect(expected.params.delta).toContain(character);
+            for (const options of [{}, nodeLike, { retainChunks: true }]) {
+              const { messages, diagnostics } = decode(piped(line), options);
+              expect(diagnostics, `${character} cut after ${before} of ${encoded.length} bytes`).toEqual([]);
+              expect(messages, `${character} cut after ${before} of ${encoded.length} bytes`).toEqual([expected]);
+            }
+          }
+        }
+      }
+    });
+
+    it("decodes bytes that are not UTF-8 at a block's end as the whole line decodes them (seeded)", () => {
+      const random = randomSource(20261124);
+      for (let run = 0; run < 40; run++) {
+        // up to 6 bytes from the lead and continuation ranges and beyond, over the boundary
+        const noise = Array.from(
+          { length: 1 + Math.floor(random() * 6) },
+          () => [0x80, 0xbf, 0xc0, 0xc3, 0xe2, 0xed, 0xf0, 0xf4, 0xf8, 0xff, 0x82, 0x41][Math.floor(random() * 12)]!,
+        );
+        const line = lineWith(noise, BLOCK - Math.floor(random() * (noise.length + 1)));
+        const whole = decode([line]).events;
+        expect(whole).toHaveLength(1);
+        expect(decode(piped(line)).events, `run ${run}: ${noise.map((b) => b.toString(16)).join(" ")}`).toEqual(whole);
+        expect(decode(piped(line), nodeLike).events, `run ${run}`).toEqual(whole);
+      }
+    });
+
+    it("strips the CR of a long CRLF line, also when the CR ends a chunk of its own, and honours the size limit", () => {
+      const line = lineWith([], PREFIX.length, "\r\n");
+      const expected = JSON.parse(new TextDecoder().decode(line));
+      const body = line.subarray(0, line.length - 2);
+      const apart = [...piped(body), bytesOf("\r"), bytesOf("\n")];
+      expect(decode(piped(line)).messages).toEqual([expected]);
+      expect(decode(apart).messages).toEqual([expected]);
+      const atLimit = decode(apart, { maxLineBytes: body.length });
+      expect(atLimit.messages).toEqual([expected]);
+      const over = decode(apart, { maxLineBytes: body.length - 1 });
+      expect(over.messages).toEqual([]);
+      expect(over.diagnostics).toEqual([expect.objectContaining({ kind: "oversize-line", bytes: body.length })]);
+    });
+  });
+
   it("decodes 10 000 messages pushed in one chunk, in order", () => {
     const lines = Array.from({ length: 10_000 }, (_, i) => `{"method":"item/agentMessage/delta","params":{"i":${i},"delta":"tök ${i}"}}\n`);
     const { messages, diagnostics } = decode([bytesOf(lines.join(""))]);
