@@ -13,6 +13,7 @@ import { THREAD_OPENING_METHODS, threadOf, threadOfResult, UNOWNED_THREAD_METHOD
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
 import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
+import { requestIdUpstream, type SentRequest } from "./request-id-params.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -400,7 +401,7 @@ export class RelayMultiplexer {
   /** Called by a connection: a request to forward, after its checks. */
   forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown, threadId: string | undefined): void {
     const upstreamId = this.#nextId++;
-    const scoped = scopePageIds(method, params, connection.id);
+    const scoped = scopePageIds(method, requestIdUpstream(method, params, connection.id, this.#sentBy(connection)), connection.id);
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
@@ -408,6 +409,13 @@ export class RelayMultiplexer {
     this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params }, (error) =>
       this.#unsent(upstreamId, error),
     );
+  }
+
+  /** The requests `connection` has pending upstream (for a `requestId` naming one of them). */
+  *#sentBy(connection: RelayConnection): Iterable<SentRequest> {
+    for (const [upstreamId, pending] of this.#pending) {
+      if (pending.connection === connection) yield { pageId: pending.id, method: pending.method, upstreamId };
+    }
   }
 
   /** Called by a connection: its answer to a server request. False when it was not asked that. */
