@@ -14,6 +14,7 @@ import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
 import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
 import { requestIdUpstream, type SentRequest } from "./request-id-params.js";
+import { subAgentThreadsOf } from "./sub-agent-threads.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -280,6 +281,7 @@ export class RelayMultiplexer {
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
+    if (owner) this.#adoptSubAgents(owner, message.params);
     if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");
     if ("id" in message) {
       if (owner) {
@@ -316,6 +318,18 @@ export class RelayMultiplexer {
       kept.push(message);
       this.#backlog.set(threadId, kept);
       this.#backlogSize++;
+    }
+  }
+
+  /** Sub-agent threads the owner's thread names (see subAgentThreadsOf) become its too, unless another connection has them. */
+  #adoptSubAgents(owner: RelayConnection, params: unknown): void {
+    for (const child of subAgentThreadsOf(params)) {
+      if (this.#owners.has(child) || !owner.attached) continue;
+      this.#owners.set(child, owner);
+      const kept = this.#backlog.get(child) ?? [];
+      this.#backlog.delete(child);
+      this.#backlogSize -= kept.length;
+      for (const message of kept) owner.deliver(message);
     }
   }
 
