@@ -41,6 +41,13 @@ export interface RelayMultiplexerOptions {
    * (default false: refused, as a path can name another page's thread).
    */
   readonly allowRolloutPaths?: boolean;
+  /**
+   * Who owns each thread, shared by the multiplexers of one relay with isolation "process": their
+   * sessions share one app-server (`url`, `socketPath`: its loaded threads) or one `CODEX_HOME`
+   * (`spawn`), so a page must not resume, read or list through its own session a thread another
+   * page has open. Default: this multiplexer's own.
+   */
+  readonly threadOwners?: Map<string, RelayConnection>;
 }
 
 /** JSON-RPC error codes the relay answers with (codex's own for the first two). */
@@ -102,7 +109,7 @@ export class RelayMultiplexer {
   readonly #pending = new Map<number, PendingRequest>();
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
-  readonly #owners = new Map<string, RelayConnection>();
+  readonly #owners: Map<string, RelayConnection>;
   /** Imports and logins each connection started (see resource-owners.ts; the ids pages choose are scoped instead, page-ids.ts). */
   readonly #resources = new ResourceOwners<RelayConnection>();
   /** The connections attached, by number. */
@@ -137,6 +144,7 @@ export class RelayMultiplexer {
     this.#rateLimit = completeRateLimit("RelayMultiplexer", options.rateLimit);
     this.#initializeTimeoutMs = wholeAbove0("RelayMultiplexer", "initializeTimeoutMs", options.initializeTimeoutMs ?? 30_000, MAX_TIMEOUT_MS);
     this.#log = options.log ?? (() => {});
+    this.#owners = options.threadOwners ?? new Map();
   }
 
   /** Initializes the app-server behind `upstream` and starts relaying. */
@@ -280,7 +288,9 @@ export class RelayMultiplexer {
     if (typeof (message as { method: unknown }).method !== "string") return this.#dropMalformed(message);
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
-    const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
+    const owned = threadId === undefined ? undefined : this.#owners.get(threadId);
+    // A thread owned by another multiplexer's page (threadOwners shared) is not this session's to deliver.
+    const owner = owned !== undefined && this.#connections.get(owned.id) === owned ? owned : undefined;
     if (owner) this.#adoptSubAgents(owner, message.params);
     if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");
     if ("id" in message) {

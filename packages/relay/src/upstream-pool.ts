@@ -57,6 +57,8 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     throw new TypeError('startRelay: isolation "process" opens an app-server per connection: give `spawn`, `url` or `socketPath`, not a transport');
   }
   const live = new Set<RelayMultiplexer>();
+  // One ownership table for every session: they share an app-server or a CODEX_HOME (see threadOwners).
+  const sessionOptions: RelayMultiplexerOptions = { ...options, threadOwners: new Map() };
   /** Sessions still opening: close() waits for them, so no app-server starts after it. */
   const opening = new Set<Promise<unknown>>();
   let sentByClosed = 0;
@@ -70,7 +72,7 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     attach: async (peer) => {
       const started = (async () => {
         const { transport } = await openUpstream(upstream);
-        return RelayMultiplexer.start(transport, options).catch(async (error: unknown) => {
+        return RelayMultiplexer.start(transport, sessionOptions).catch(async (error: unknown) => {
           await transport.close();
           throw error;
         });
