@@ -15,6 +15,7 @@ import { checkThreadParams } from "./thread-params.js";
 import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
 import { requestIdUpstream, type SentRequest } from "./request-id-params.js";
 import { subAgentThreadsOf } from "./sub-agent-threads.js";
+import { MultiplexerGroup } from "./multiplexer-group.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -41,13 +42,8 @@ export interface RelayMultiplexerOptions {
    * (default false: refused, as a path can name another page's thread).
    */
   readonly allowRolloutPaths?: boolean;
-  /**
-   * Who owns each thread, shared by the multiplexers of one relay with isolation "process": their
-   * sessions share one app-server (`url`, `socketPath`: its loaded threads) or one `CODEX_HOME`
-   * (`spawn`), so a page must not resume, read or list through its own session a thread another
-   * page has open. Default: this multiplexer's own.
-   */
-  readonly threadOwners?: Map<string, RelayConnection>;
+  /** Shared by the multiplexers of one relay with isolation "process" (see MultiplexerGroup). Default: a group of its own. */
+  readonly group?: MultiplexerGroup;
 }
 
 /** JSON-RPC error codes the relay answers with (codex's own for the first two). */
@@ -109,6 +105,7 @@ export class RelayMultiplexer {
   readonly #pending = new Map<number, PendingRequest>();
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
+  readonly #group: MultiplexerGroup;
   readonly #owners: Map<string, RelayConnection>;
   /** Imports and logins each connection started (see resource-owners.ts; the ids pages choose are scoped instead, page-ids.ts). */
   readonly #resources = new ResourceOwners<RelayConnection>();
@@ -130,7 +127,6 @@ export class RelayMultiplexer {
   /** Threads whose release waits for the resumes of them in flight: released if none of them takes it (by the connection that left). */
   readonly #releaseAfterResume = new Map<string, number>();
   #nextId = 1;
-  #nextConnection = 1;
   #initializeResult: unknown;
   #closed = false;
   #resolveEnded!: () => void;
@@ -144,7 +140,8 @@ export class RelayMultiplexer {
     this.#rateLimit = completeRateLimit("RelayMultiplexer", options.rateLimit);
     this.#initializeTimeoutMs = wholeAbove0("RelayMultiplexer", "initializeTimeoutMs", options.initializeTimeoutMs ?? 30_000, MAX_TIMEOUT_MS);
     this.#log = options.log ?? (() => {});
-    this.#owners = options.threadOwners ?? new Map();
+    this.#group = options.group ?? new MultiplexerGroup();
+    this.#owners = this.#group.threadOwners;
   }
 
   /** Initializes the app-server behind `upstream` and starts relaying. */
@@ -166,7 +163,7 @@ export class RelayMultiplexer {
 
   /** A new browser connection. */
   attach(peer: RelayPeer): RelayConnection {
-    const connection = new RelayConnection(this, peer, this.#nextConnection++, this.#rateLimit);
+    const connection = new RelayConnection(this, peer, this.#group.nextConnectionNumber(), this.#rateLimit);
     if (this.#closed) {
       peer.close(RelayCloseCode.upstreamClosed, "the app-server is gone");
       return connection;
@@ -289,7 +286,7 @@ export class RelayMultiplexer {
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
     const owned = threadId === undefined ? undefined : this.#owners.get(threadId);
-    // A thread owned by another multiplexer's page (threadOwners shared) is not this session's to deliver.
+    // A thread owned by another multiplexer's page (a shared group) is not this session's to deliver.
     const owner = owned !== undefined && this.#connections.get(owned.id) === owned ? owned : undefined;
     if (owner) this.#adoptSubAgents(owner, message.params);
     if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");

@@ -6,7 +6,7 @@
 import { expect, it } from "vitest";
 import { FakeAppServer } from "@codex-rpc/core/testing";
 import { openPage, tick } from "./support/fake-peer.js";
-import { RelayMultiplexer } from "../src/index.js";
+import { MultiplexerGroup, RelayMultiplexer } from "../src/index.js";
 
 it("two pages' fuzzyFileSearch with the same cancellationToken reach the app-server with different tokens", async () => {
   const server = new FakeAppServer();
@@ -25,4 +25,25 @@ it("two pages' fuzzyFileSearch with the same cancellationToken reach the app-ser
   expect(tokens[0]).not.toBe(tokens[1]);
   expect(tokens[2]).toBe(tokens[0]); // a page's own later search still cancels its earlier one
   expect(a.peer.sent.find((message) => message.id === 1)?.result).toEqual({ files: [] });
+});
+
+// isolation "process" in front of one app-server (`url`): each page has a multiplexer of its own,
+// and codex keeps the token in one namespace for all its connections (measured on 0.169.0: one
+// connection's search with token "t" cut another connection's "t" search short). The multiplexers
+// of one relay share a group, so their connections' numbers — and scoped tokens — differ.
+it("pages on different multiplexers of one group get different upstream tokens", async () => {
+  const group = new MultiplexerGroup();
+  const tokens: string[] = [];
+  for (let page = 0; page < 2; page++) {
+    const server = new FakeAppServer();
+    server.respond("fuzzyFileSearch", (params) => {
+      tokens.push((params as { cancellationToken: string }).cancellationToken);
+      return { result: { files: [] } };
+    });
+    const mux = await RelayMultiplexer.start(server.transport, { group });
+    openPage(mux).connection.receive({ id: 1, method: "fuzzyFileSearch", params: { query: "x", roots: ["/"], cancellationToken: "t" } });
+  }
+  await tick();
+  expect(tokens).toHaveLength(2);
+  expect(tokens[0]).not.toBe(tokens[1]);
 });

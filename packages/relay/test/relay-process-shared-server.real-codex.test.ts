@@ -59,3 +59,25 @@ it("page B neither lists, resumes, reads nor forks page A's running thread", { t
   const turnId = turns.find((message) => message.method === "turn/started")?.params?.turn?.id;
   expect(((await call(a.socket, 7, "turn/interrupt", { threadId, turnId })) as { result?: unknown }).result).toEqual({});
 });
+
+it("page B's fuzzyFileSearch does not cut page A's short, though both use the token \"t\"", { timeout: 60_000 }, async () => {
+  // codex keeps the token in one namespace for all its connections: a search with a token in use
+  // cancels the running one (measured: 20 files after 43 ms instead of 50). Each page's session is
+  // its own multiplexer, so each must scope the token differently.
+  const provider = await MockResponsesProvider.start({ script: [] });
+  const home = await createCodexHome({ provider });
+  cleanups.push(async () => (await provider.close(), await home.cleanup()));
+  const server = await startCodexWebSocketServer({ env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env }, cwd: home.dir });
+  cleanups.push(() => server.stop());
+  const relay = await startRelay({ upstream: { url: server.url }, isolation: "process" });
+  cleanups.push(() => relay.close());
+  const a = await page(relay.url, relay.token);
+  const b = await page(relay.url, relay.token);
+  const search = { query: "indexjs", roots: ["/usr"], cancellationToken: "t" };
+  type Found = { result: { files: unknown[] } };
+  const alone = ((await call(a.socket, 1, "fuzzyFileSearch", search)) as Found).result.files.length;
+  const aSearch = call(a.socket, 2, "fuzzyFileSearch", search) as Promise<Found>;
+  await new Promise((resolve) => setTimeout(resolve, 30));
+  await call(b.socket, 3, "fuzzyFileSearch", { query: "zzz", roots: [home.dir], cancellationToken: "t" });
+  expect((await aSearch).result.files.length).toBe(alone);
+});
