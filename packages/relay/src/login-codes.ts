@@ -73,9 +73,15 @@ export async function exchangeLoginCode(
   if (request.method !== "POST") return refuse(405, "POST a code");
   if (origin === undefined || !ownOrigins.has(origin)) return refuse(403, "only the relay's own pages may exchange a code");
   let body = "";
-  for await (const chunk of request) {
-    body += String(chunk);
-    if (body.length > MAX_BODY_BYTES) return refuse(413, "too large");
+  try {
+    for await (const chunk of request) {
+      body += String(chunk);
+      if (body.length > MAX_BODY_BYTES) return refuse(413, "too large");
+    }
+  } catch {
+    // The client went away before its body arrived ("aborted"): nothing to answer. Unhandled, this
+    // rejection would end the relay's process, and any local process can send such a request.
+    return void response.destroy();
   }
   let code: unknown;
   try {

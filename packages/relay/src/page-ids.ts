@@ -1,5 +1,5 @@
 // Ids a page chooses itself (`processId` of `command/exec`, `processHandle`, `watchId`, `sessionId`,
-// `subscriptionId`) name things in the app-server's one namespace, which every page behind the
+// `subscriptionId`, `fuzzyFileSearch`'s `cancellationToken`) name things in the app-server's one namespace, which every page behind the
 // relay shares: two pages that both pick "p1" would collide, and one page could take an id before
 // another. So each connection gets a namespace of its own: the relay sends `r<connection>.<id>`
 // upstream and hands the page back the id it wrote, in answers, notifications and codex's error
@@ -16,6 +16,8 @@ const PAGE_CHOSEN: readonly (readonly [key: string, methodPrefix: string])[] = [
   ["processHandle", "process/"],
   ["watchId", "fs/"],
   ["sessionId", "fuzzyFileSearch/"],
+  // A search with a token in use cancels the running one (measured on codex 0.169.0).
+  ["cancellationToken", "fuzzyFileSearch"],
   ["subscriptionId", "mcpServer/event/stream/"],
 ];
 

@@ -13,6 +13,9 @@ import { THREAD_OPENING_METHODS, threadOf, threadOfResult, UNOWNED_THREAD_METHOD
 import { canonicalThreadId } from "./thread-id.js";
 import { checkThreadParams } from "./thread-params.js";
 import { threadsNamed, UNOWNED_NAMED_THREAD_METHODS } from "./named-threads.js";
+import { requestIdUpstream, type SentRequest } from "./request-id-params.js";
+import { subAgentThreadsOf } from "./sub-agent-threads.js";
+import { MultiplexerGroup } from "./multiplexer-group.js";
 
 /** The browser side of one connection, as the multiplexer sees it. */
 export interface RelayPeer {
@@ -39,6 +42,8 @@ export interface RelayMultiplexerOptions {
    * (default false: refused, as a path can name another page's thread).
    */
   readonly allowRolloutPaths?: boolean;
+  /** Shared by the multiplexers of one relay with isolation "process" (see MultiplexerGroup). Default: a group of its own. */
+  readonly group?: MultiplexerGroup;
 }
 
 /** JSON-RPC error codes the relay answers with (codex's own for the first two). */
@@ -100,7 +105,8 @@ export class RelayMultiplexer {
   readonly #pending = new Map<number, PendingRequest>();
   /** Server requests forwarded to a connection, by the app-server's id. */
   readonly #serverRequests = new Map<JsonRpcId, { readonly connection: RelayConnection; readonly method: string; readonly params: unknown }>();
-  readonly #owners = new Map<string, RelayConnection>();
+  readonly #group: MultiplexerGroup;
+  readonly #owners: Map<string, RelayConnection>;
   /** Imports and logins each connection started (see resource-owners.ts; the ids pages choose are scoped instead, page-ids.ts). */
   readonly #resources = new ResourceOwners<RelayConnection>();
   /** The connections attached, by number. */
@@ -121,7 +127,6 @@ export class RelayMultiplexer {
   /** Threads whose release waits for the resumes of them in flight: released if none of them takes it (by the connection that left). */
   readonly #releaseAfterResume = new Map<string, number>();
   #nextId = 1;
-  #nextConnection = 1;
   #initializeResult: unknown;
   #closed = false;
   #resolveEnded!: () => void;
@@ -135,6 +140,8 @@ export class RelayMultiplexer {
     this.#rateLimit = completeRateLimit("RelayMultiplexer", options.rateLimit);
     this.#initializeTimeoutMs = wholeAbove0("RelayMultiplexer", "initializeTimeoutMs", options.initializeTimeoutMs ?? 30_000, MAX_TIMEOUT_MS);
     this.#log = options.log ?? (() => {});
+    this.#group = options.group ?? new MultiplexerGroup();
+    this.#owners = this.#group.threadOwners;
   }
 
   /** Initializes the app-server behind `upstream` and starts relaying. */
@@ -156,7 +163,7 @@ export class RelayMultiplexer {
 
   /** A new browser connection. */
   attach(peer: RelayPeer): RelayConnection {
-    const connection = new RelayConnection(this, peer, this.#nextConnection++, this.#rateLimit);
+    const connection = new RelayConnection(this, peer, this.#group.nextConnectionNumber(), this.#rateLimit);
     if (this.#closed) {
       peer.close(RelayCloseCode.upstreamClosed, "the app-server is gone");
       return connection;
@@ -278,7 +285,10 @@ export class RelayMultiplexer {
     if (typeof (message as { method: unknown }).method !== "string") return this.#dropMalformed(message);
     this.#turns.observe(message);
     const threadId = threadOf(message.params);
-    const owner = threadId === undefined ? undefined : this.#owners.get(threadId);
+    const owned = threadId === undefined ? undefined : this.#owners.get(threadId);
+    // A thread owned by another multiplexer's page (a shared group) is not this session's to deliver.
+    const owner = owned !== undefined && this.#connections.get(owned.id) === owned ? owned : undefined;
+    if (owner) this.#adoptSubAgents(owner, message.params);
     if (message.method === "turn/started" && threadId !== undefined && !owner && this.#released.has(threadId)) void this.#interrupt(threadId, "its owner left");
     if ("id" in message) {
       if (owner) {
@@ -315,6 +325,18 @@ export class RelayMultiplexer {
       kept.push(message);
       this.#backlog.set(threadId, kept);
       this.#backlogSize++;
+    }
+  }
+
+  /** Sub-agent threads the owner's thread names (see subAgentThreadsOf) become its too, unless another connection has them. */
+  #adoptSubAgents(owner: RelayConnection, params: unknown): void {
+    for (const child of subAgentThreadsOf(params)) {
+      if (this.#owners.has(child) || !owner.attached) continue;
+      this.#owners.set(child, owner);
+      const kept = this.#backlog.get(child) ?? [];
+      this.#backlog.delete(child);
+      this.#backlogSize -= kept.length;
+      for (const message of kept) owner.deliver(message);
     }
   }
 
@@ -400,7 +422,7 @@ export class RelayMultiplexer {
   /** Called by a connection: a request to forward, after its checks. */
   forwardRequest(connection: RelayConnection, id: JsonRpcId, method: string, params: unknown, threadId: string | undefined): void {
     const upstreamId = this.#nextId++;
-    const scoped = scopePageIds(method, params, connection.id);
+    const scoped = scopePageIds(method, requestIdUpstream(method, params, connection.id, this.#sentBy(connection)), connection.id);
     this.#pending.set(upstreamId, { connection, id, method, threadId, ids: scoped.ids });
     this.#resources.claim(resourcesOf(params), connection);
     if (THREAD_OPENING_METHODS.has(method)) this.#openingInFlight++;
@@ -408,6 +430,13 @@ export class RelayMultiplexer {
     this.#sendUpstream(params === undefined ? { id: upstreamId, method } : { id: upstreamId, method, params: scoped.params }, (error) =>
       this.#unsent(upstreamId, error),
     );
+  }
+
+  /** The requests `connection` has pending upstream (for a `requestId` naming one of them). */
+  *#sentBy(connection: RelayConnection): Iterable<SentRequest> {
+    for (const [upstreamId, pending] of this.#pending) {
+      if (pending.connection === connection) yield { pageId: pending.id, method: pending.method, upstreamId };
+    }
   }
 
   /** Called by a connection: its answer to a server request. False when it was not asked that. */

@@ -290,6 +290,9 @@ function serveHttp(request: IncomingMessage, response: ServerResponse, allowed: 
 /** Answers a refused upgrade with a plain HTTP response and ends the socket: nothing is upgraded. */
 function refuse(socket: Duplex, { status, reason }: Refusal): void {
   const text = { 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found" }[status];
+  // Node hands the upgrade's socket over without an 'error' listener: a client that resets the
+  // connection would make this write's error an uncaught exception, ending the relay.
+  socket.on("error", () => socket.destroy());
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason) + 1}\r\n\r\n${reason}\n`,
   );

@@ -1,4 +1,5 @@
 import { RelayCloseCode, type RelayConnection, RelayMultiplexer, type RelayMultiplexerOptions, type RelayPeer } from "./relay-multiplexer.js";
+import { MultiplexerGroup } from "./multiplexer-group.js";
 import { openUpstream, type RelayUpstream } from "./upstream.js";
 
 /** How browser connections share app-servers: all one (threads scoped per connection), or one each. */
@@ -57,6 +58,8 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     throw new TypeError('startRelay: isolation "process" opens an app-server per connection: give `spawn`, `url` or `socketPath`, not a transport');
   }
   const live = new Set<RelayMultiplexer>();
+  // Every session shares thread owners and connection numbers: they share an app-server or a CODEX_HOME.
+  const sessionOptions: RelayMultiplexerOptions = { ...options, group: new MultiplexerGroup() };
   /** Sessions still opening: close() waits for them, so no app-server starts after it. */
   const opening = new Set<Promise<unknown>>();
   let sentByClosed = 0;
@@ -70,7 +73,7 @@ export function upstreamPerConnection(upstream: RelayUpstream | undefined, optio
     attach: async (peer) => {
       const started = (async () => {
         const { transport } = await openUpstream(upstream);
-        return RelayMultiplexer.start(transport, options).catch(async (error: unknown) => {
+        return RelayMultiplexer.start(transport, sessionOptions).catch(async (error: unknown) => {
           await transport.close();
           throw error;
         });
