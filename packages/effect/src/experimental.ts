@@ -3,10 +3,9 @@
 // methods and fields are typed through Effect too. Same Layers as the stable service, another tag.
 import { protocol, type ProtocolTypes as ExperimentalProtocolTypes } from "@codex-rpc/protocol/experimental";
 import { Context, type Layer, type Scope } from "effect";
-import { acquireTransport } from "./acquire-transport.js";
 import { type CodexLayerOptions, type CodexService, type Connect, serviceLayer } from "./codex-client.js";
 import type { CodexError } from "./errors.js";
-import type { SpawnOptions, SpawnServer } from "./spawn-layer.js";
+import { type SpawnOptions, type SpawnServer, spawned } from "./spawn-layer.js";
 
 export type { ExperimentalProtocolTypes };
 
@@ -31,8 +30,5 @@ export function layerExperimental<R = never, E = never, RC = never>(
  * as `layerNode` / `layerDeno` / `layerBun` do: closing the Layer's scope ends the process.
  */
 export function layerSpawnExperimental<R = never>(spawn: SpawnServer, spawnOptions: SpawnOptions = {}, options: ExperimentalLayerOptions<R> = {}) {
-  return layerExperimental(
-    acquireTransport(() => spawn(spawnOptions)),
-    options,
-  );
+  return layerExperimental(spawned(spawn, spawnOptions, options.reconnect), options);
 }

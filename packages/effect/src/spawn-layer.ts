@@ -2,8 +2,8 @@
 // `spawnCodexAppServer` (they share core's SpawnCodexAppServerOptions), scoped like `layer`.
 import type { Transport } from "@codex-rpc/core";
 import type { SpawnCodexAppServerOptions } from "@codex-rpc/core/process";
-import { Effect, Layer, Option } from "effect";
-import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
+import { Effect, Layer, Option, type Scope } from "effect";
+import { type CodexClient, type CodexLayerOptions, type Connect, layer } from "./codex-client.js";
 import { codexSettings } from "./config.js";
 import { acquireTransport } from "./acquire-transport.js";
 import type { CodexError } from "./errors.js";
@@ -19,10 +19,16 @@ export function layerSpawn<R = never>(
   spawnOptions: SpawnOptions = {},
   options: CodexLayerOptions<R> = {},
 ): Layer.Layer<CodexClient, CodexError, R> {
-  return layer(
-    acquireTransport(() => spawn(spawnOptions)),
-    options,
-  );
+  return layer(spawned(spawn, spawnOptions, options.reconnect), options);
+}
+
+/**
+ * What a spawning Layer connects with: one process, held by the Layer's scope; with `reconnect`, a
+ * function core calls for each (re)start (as connectCodex does), the running process ended by the
+ * client's close. Core refuses `reconnect` with a single transport (a TypeError: a defect).
+ */
+export function spawned(spawn: SpawnServer, spawnOptions: SpawnOptions, reconnect: unknown): Connect<CodexError, Scope.Scope> {
+  return reconnect ? Effect.succeed(() => spawn(spawnOptions)) : acquireTransport(() => spawn(spawnOptions));
 }
 
 /** `layerSpawn` with `codexPath` from Config (`CODEX_PATH`) when the spawn options name none. */
