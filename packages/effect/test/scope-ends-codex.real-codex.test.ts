@@ -59,10 +59,9 @@ describe("closing the Layer's scope ends codex however the program ends", () => 
     const pids: number[] = [];
     const exit = await Effect.runPromiseExit(
       Effect.gen(function* () {
-        const fiber = yield* Effect.forkChild(
-          Effect.scoped(Effect.flatMap(hangingTurn(pids), (turn) => turn.completed)).pipe(Effect.provide(offline())),
-          { startImmediately: true },
-        );
+        const fiber = yield* Effect.forkChild(Effect.scoped(Effect.flatMap(hangingTurn(pids), (turn) => turn.completed)).pipe(Effect.provide(offline())), {
+          startImmediately: true,
+        });
         while (pids.length === 0) yield* Effect.sleep("50 millis");
         yield* Effect.sleep("500 millis");
         yield* Fiber.interrupt(fiber);
@@ -75,10 +74,7 @@ describe("closing the Layer's scope ends codex however the program ends", () => 
   it("a program timed out by Effect.timeout while reading the turn's text", async () => {
     const pids: number[] = [];
     const exit = await Effect.runPromiseExit(
-      Effect.scoped(Effect.flatMap(hangingTurn(pids), (turn) => Stream.runCollect(turn.text))).pipe(
-        Effect.timeout("3 seconds"),
-        Effect.provide(offline()),
-      ),
+      Effect.scoped(Effect.flatMap(hangingTurn(pids), (turn) => Stream.runCollect(turn.text))).pipe(Effect.timeout("3 seconds"), Effect.provide(offline())),
     );
     expect(Exit.isFailure(exit)).toBe(true);
     expect(isRunning(pids[0] as number)).toBe(false);
@@ -113,9 +109,7 @@ describe("closing the Layer's scope ends codex however the program ends", () => 
   });
 
   it("closing a built Layer's scope: the PID from OfflineCodex is gone", async () => {
-    const pid = await Effect.runPromise(
-      Effect.scoped(Effect.map(Layer.build(offline()), (context) => Context.get(context, OfflineCodex).pid as number)),
-    );
+    const pid = await Effect.runPromise(Effect.scoped(Effect.map(Layer.build(offline()), (context) => Context.get(context, OfflineCodex).pid as number)));
     expect(isRunning(pid)).toBe(false);
   });
 });
