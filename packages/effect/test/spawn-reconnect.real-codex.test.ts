@@ -28,9 +28,9 @@ describe("layerNode with reconnect", () => {
           const codex = yield* CodexClient;
           const first = children().filter((pid) => !before.includes(pid));
           for (const pid of first) process.kill(pid, "SIGKILL");
-          for (let i = 0; i < 300 && (codex.client.state === "connected" || children().every((pid) => before.includes(pid) || first.includes(pid))); i++)
+          for (let i = 0; i < 300 && (codex.client.state === "open" || children().every((pid) => before.includes(pid) || first.includes(pid))); i++)
             yield* Effect.sleep("20 millis");
-          for (let i = 0; i < 300 && codex.client.state !== "connected"; i++) yield* Effect.sleep("20 millis");
+          for (let i = 0; i < 300 && codex.client.state !== "open"; i++) yield* Effect.sleep("20 millis");
           const thread = yield* codex.startThread({ cwd: home.dir, approvalPolicy: "never" });
           expect(thread.id).toBeTruthy();
           return { first, second: children().filter((pid) => !before.includes(pid) && !first.includes(pid)) };

@@ -33,7 +33,7 @@ function fakeSpawns() {
 
 const untilReconnected = (client: { readonly state: string }) =>
   Effect.gen(function* () {
-    for (let i = 0; i < 200 && client.state !== "connected"; i++) yield* Effect.sleep("10 millis");
+    for (let i = 0; i < 200 && client.state !== "open"; i++) yield* Effect.sleep("10 millis");
   });
 
 describe("a spawning Layer with reconnect", () => {
