@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
 import { createCodexHome, MockResponsesProvider } from "@codex-rpc/testing";
-import { Effect } from "effect";
+import { Effect, Layer } from "effect";
 import { describe, expect, it } from "vitest";
 import { CodexClient } from "../src/index.js";
 import { layerNode } from "../src/node.js";
@@ -39,6 +39,23 @@ describe("layerNode with reconnect", () => {
       expect(pids.first).toHaveLength(1);
       expect(pids.second).toHaveLength(1);
       await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(children().filter((pid) => !before.includes(pid))).toEqual([]);
+    } finally {
+      await provider.close();
+      await home.cleanup();
+    }
+  });
+
+  it("interrupted while it builds (a restartable spawn is core's to close), at several moments: no child left", async () => {
+    const provider = await MockResponsesProvider.start();
+    const home = await createCodexHome({ provider });
+    const before = children();
+    try {
+      const spawn = { codexPath: pinnedCodexBinary(), env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...home.env } };
+      for (const ms of [1, 5, 10, 20, 40, 60, 80, 100, 150]) {
+        await Effect.runPromiseExit(Effect.scoped(Layer.build(layerNode(spawn, { reconnect: true }))).pipe(Effect.timeout(`${ms} millis`)));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(children().filter((pid) => !before.includes(pid))).toEqual([]);
     } finally {
       await provider.close();
