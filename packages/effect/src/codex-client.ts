@@ -18,7 +18,8 @@ import { Context, Duration, Effect, Layer, type Schedule, type Scope, type Strea
 import { acquireAbortable } from "./acquire-transport.js";
 import { type CodexError, fromPromise } from "./errors.js";
 import { endingAs, streamFrom } from "./observable-stream.js";
-import { type ServerRequestEffects, serverRequestOptions } from "./server-requests.js";
+import { type ServerRequestEffects, type ServicesOf, serverRequestOptions } from "./server-requests.js";
+import type { EffectTool } from "./tools.js";
 import { type EffectThread, effectThread } from "./thread.js";
 
 /** How one request is made: a timeout (core's RequestTimeout) and a retry Schedule over its tagged errors. */
@@ -77,7 +78,29 @@ export type ClientOptions<T extends ProtocolTypesShape = DefaultProtocolTypes> =
   "approvals" | "elicitations" | "userInput" | "refreshChatgptAuthTokens" | "handlers" | "tools" | "signal"
 >;
 
-export interface CodexLayerOptions<R = never, T extends ProtocolTypesShape = DefaultProtocolTypes> extends ClientOptions<T>, ServerRequestEffects<R, T> {}
+export interface CodexLayerOptions<
+  R = never,
+  T extends ProtocolTypesShape = DefaultProtocolTypes,
+  RA = R,
+  RE = R,
+  RU = R,
+  RF = R,
+  RH = R,
+  Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<R>[],
+> extends ClientOptions<T>,
+    ServerRequestEffects<R, T, RA, RE, RU, RF, RH, Tools> {}
+
+/** The options of a Layer of the default protocol, each server-request field with its own requirements (see ServerRequestEffects). */
+export type LayerOptions<RA, RE, RU, RF, RH, Tools extends readonly EffectTool<unknown>[]> = CodexLayerOptions<
+  never,
+  DefaultProtocolTypes,
+  RA,
+  RE,
+  RU,
+  RF,
+  RH,
+  Tools
+>;
 
 /** What a Layer connects with: a transport (or a factory of them, for `reconnect`), opened by an Effect. */
 export type Connect<E = never, RC = never> = Effect.Effect<Transport | TransportFactory, E, RC>;
@@ -120,11 +143,25 @@ export function serviceLayer<I, T extends ProtocolTypesShape, R = never, E = nev
 }
 
 /** The `CodexClient` service, connected by `connect` (which may acquire in the Layer's scope); scoped: the Layer's scope closes the client. */
-export function layer<R = never, E = never, RC = never>(
+export function layer<
+  RA = never,
+  RE = never,
+  RU = never,
+  RF = never,
+  RH = never,
+  Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<never>[],
+  E = never,
+  RC = never,
+>(
   connect: Connect<E, RC>,
-  options: CodexLayerOptions<R> = {},
-): Layer.Layer<CodexClient, CodexError | E, Exclude<R | RC, Scope.Scope>> {
-  return serviceLayer(CodexClient, connect, options);
+  options: LayerOptions<RA, RE, RU, RF, RH, Tools> = {},
+): Layer.Layer<CodexClient, CodexError | E, Exclude<ServicesOf<RA, RE, RU, RF, RH, Tools> | RC, Scope.Scope>> {
+  // Each field needs a part of ServicesOf<…> (the tools theirs, which TypeScript does not see through `Tools`).
+  return serviceLayer<CodexClient, DefaultProtocolTypes, ServicesOf<RA, RE, RU, RF, RH, Tools>, E, RC>(
+    CodexClient,
+    connect,
+    options as CodexLayerOptions<ServicesOf<RA, RE, RU, RF, RH, Tools>>,
+  );
 }
 
 /**

@@ -10,11 +10,12 @@ export {
   type CodexLayerOptions,
   type CodexService,
   type Connect,
+  type LayerOptions,
   type RequestPolicy,
 } from "./codex-client.js";
 export * from "./errors.js";
 export { defineEffectTool, type EffectTool, type EffectToolDefinition } from "./tools.js";
-export type { EffectServerRequestHandler, ServerRequestEffects } from "./server-requests.js";
+export type { EffectServerRequestHandler, ServerRequestEffects, ServicesOf, ServicesOfTools } from "./server-requests.js";
 export type { EffectThread, EffectTurnOptions, TurnInput } from "./thread.js";
 export type { EffectTurn } from "./turn.js";
 export { streamFrom, type Subscribable } from "./observable-stream.js";

@@ -28,21 +28,42 @@ export type EffectServerRequestHandler<M extends ServerRequestMethodOf<T>, R, T 
   context: ServerRequestContext,
 ) => Effect.Effect<ResultIn<T["serverRequests"], M>, unknown, R>;
 
-/** What answers server requests, as Effects needing `R` (provided by the Layer's environment). */
-export interface ServerRequestEffects<R = never, T extends ProtocolTypesShape = DefaultProtocolTypes> {
+/**
+ * What answers server requests, as Effects needing `R` (provided by the Layer's environment). Each
+ * field has its own requirements (`RA` approvals, `RE` elicitations, `RU` user input, `RF` token
+ * refresh, `RH` handlers, `Tools` the tools, each tool its own): TypeScript does not unite the
+ * candidates of one type parameter, so with one `R` an approval needing one service beside a tool
+ * needing another did not compile. The Layer needs their union (`ServicesOf`).
+ */
+export interface ServerRequestEffects<
+  R = never,
+  T extends ProtocolTypesShape = DefaultProtocolTypes,
+  RA = R,
+  RE = R,
+  RU = R,
+  RF = R,
+  RH = R,
+  Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<R>[],
+> {
   /** Approvals: a fixed policy (default "decline") or an Effect deciding each one (its failure is a handler error: the server gets -32603). */
-  readonly approvals?: "decline" | "acceptForSession" | ((request: ApprovalRequest<T>) => Effect.Effect<ApprovalDecision, unknown, R>);
+  readonly approvals?: "decline" | "acceptForSession" | ((request: ApprovalRequest<T>) => Effect.Effect<ApprovalDecision, unknown, RA>);
   /** MCP elicitations that ask for content (forms, URLs); default declined. */
-  readonly elicitations?: EffectOption<"elicitations", T, R>;
+  readonly elicitations?: EffectOption<"elicitations", T, RE>;
   /** The model's `request_user_input`; default `{ answers: {} }`. */
-  readonly userInput?: EffectOption<"userInput", T, R>;
+  readonly userInput?: EffectOption<"userInput", T, RU>;
   /** Fresh ChatGPT tokens after a 401; default refused (-32601). */
-  readonly refreshChatgptAuthTokens?: EffectOption<"refreshChatgptAuthTokens", T, R>;
+  readonly refreshChatgptAuthTokens?: EffectOption<"refreshChatgptAuthTokens", T, RF>;
   /** Handlers by method (registered as core's `handlers`: they win over the options). */
-  readonly handlers?: { readonly [M in ServerRequestMethodOf<T>]?: EffectServerRequestHandler<M, R, T> };
+  readonly handlers?: { readonly [M in ServerRequestMethodOf<T>]?: EffectServerRequestHandler<M, RH, T> };
   /** Dynamic tools (`defineEffectTool`), declared on every `thread/start`. */
-  readonly tools?: readonly EffectTool<R>[];
+  readonly tools?: Tools;
 }
+
+/** What the tools of a `Tools` array need, together. */
+export type ServicesOfTools<Tools> = Tools extends readonly (infer Tool)[] ? (Tool extends EffectTool<infer R> ? R : never) : never;
+
+/** What a Layer whose server-request Effects and tools need these needs. */
+export type ServicesOf<RA, RE, RU, RF, RH, Tools> = RA | RE | RU | RF | RH | ServicesOfTools<Tools>;
 
 /** The core client options that answer server requests, each running its Effect with `context`; the signal interrupts it. */
 export function serverRequestOptions<R, T extends ProtocolTypesShape>(

@@ -6,22 +6,31 @@ import { FakeAppServer, type FakeAppServerOptions } from "@codex-rpc/core/testin
 import { spawnCodexAppServer } from "@codex-rpc/stdio";
 import { createCodexHome, type CodexHome, type CodexHomeOptions, MockResponsesProvider, type ScriptedReply } from "@codex-rpc/testing";
 import { Context, Effect, Layer } from "effect";
-import { type CodexClient, type CodexLayerOptions, layer } from "./codex-client.js";
+import { type CodexClient, type LayerOptions, layer } from "./codex-client.js";
 import { acquireTransport } from "./acquire-transport.js";
 import type { CodexError } from "./errors.js";
+import type { ServicesOf } from "./server-requests.js";
+import type { EffectTool } from "./tools.js";
 
 /** The in-memory server behind `layerFake`, for a test to script, overload or crash it. */
 export class FakeServer extends Context.Service<FakeServer, FakeAppServer>()("@codex-rpc/effect/testing/FakeServer") {}
 
 /** CodexClient connected to a new FakeAppServer (also given as the FakeServer service). */
-export function layerFake<R = never>(
+export function layerFake<
+  RA = never,
+  RE = never,
+  RU = never,
+  RF = never,
+  RH = never,
+  Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<never>[],
+>(
   server: FakeAppServerOptions = {},
-  options: CodexLayerOptions<R> = {},
-): Layer.Layer<CodexClient | FakeServer, CodexError, R> {
+  options: LayerOptions<RA, RE, RU, RF, RH, Tools> = {},
+): Layer.Layer<CodexClient | FakeServer, CodexError, ServicesOf<RA, RE, RU, RF, RH, Tools>> {
   return Layer.unwrap(
     Effect.sync(() => {
       const fake = new FakeAppServer(server);
-      return Layer.merge(layer(Effect.succeed(fake.transport), options), Layer.succeed(FakeServer, fake));
+      return Layer.merge(layer<RA, RE, RU, RF, RH, Tools>(Effect.succeed(fake.transport), options), Layer.succeed(FakeServer, fake));
     }),
   );
 }
@@ -49,10 +58,17 @@ export interface OfflineOptions {
  * CodexClient connected to a real `codex app-server` run offline against MockResponsesProvider,
  * with a temporary CODEX_HOME; closing the scope ends the process, stops the model and deletes the home.
  */
-export function layerOffline<R = never>(
+export function layerOffline<
+  RA = never,
+  RE = never,
+  RU = never,
+  RF = never,
+  RH = never,
+  Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<never>[],
+>(
   offline: OfflineOptions = {},
-  options: CodexLayerOptions<R> = {},
-): Layer.Layer<CodexClient | OfflineCodex, CodexError, R> {
+  options: LayerOptions<RA, RE, RU, RF, RH, Tools> = {},
+): Layer.Layer<CodexClient | OfflineCodex, CodexError, ServicesOf<RA, RE, RU, RF, RH, Tools>> {
   return Layer.unwrap(
     Effect.gen(function* () {
       const provider = yield* Effect.acquireRelease(
@@ -74,7 +90,7 @@ export function layerOffline<R = never>(
         }),
       );
       const codex = Layer.succeed(OfflineCodex, { provider, home, workspace, pid: transport.pid });
-      return Layer.merge(layer(Effect.succeed(transport), { experimentalApi: true, ...options }), codex);
+      return Layer.merge(layer<RA, RE, RU, RF, RH, Tools>(Effect.succeed(transport), { experimentalApi: true, ...options }), codex);
     }),
   );
 }

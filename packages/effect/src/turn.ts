@@ -1,6 +1,7 @@
 // A core CodexTurn as a scoped resource with Streams. Core does the routing, folding and the
 // interrupt; this only maps its Observables and Promises into Effect terms.
 import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape, ServerNotificationOf, ThreadItemOf, TurnItemUpdate } from "@codex-rpc/core";
+import { settlesWithin } from "@codex-rpc/core/transport";
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, causeOf, fromPromise } from "./errors.js";
 import { EventLog, liveOnly } from "./event-log.js";
@@ -40,19 +41,19 @@ export interface EffectTurn<T extends ProtocolTypesShape = DefaultProtocolTypes,
  * left running), for at most `graceMs`: a server that never ends it must not hold the Scope open.
  */
 function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promise<unknown> }, ended: () => boolean, graceMs: number): Effect.Effect<void> {
-  if (ended()) return Effect.void;
-  return Effect.promise(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const gaveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    const stopped = turn
-      .interrupt()
-      .then(() => turn.completed)
-      .then(
-        () => undefined,
-        () => undefined,
-      );
-    return Promise.race([stopped, gaveUp]).finally(() => clearTimeout(timer));
-  });
+  // Core's timer, not setTimeout: a grace past 2^31−1 ms (Duration.infinity, "30 days") would fire after 1 ms.
+  return Effect.suspend(() =>
+    ended()
+      ? Effect.void
+      : Effect.asVoid(
+          Effect.promise(() =>
+            settlesWithin(
+              turn.interrupt().then(() => turn.completed),
+              graceMs,
+            ),
+          ),
+        ),
+  );
 }
 
 /**
