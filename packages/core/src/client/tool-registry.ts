@@ -115,12 +115,31 @@ function validatorOf(tool: DynamicTool, where: string): StandardSchemaV1["~stand
 
 /** The JSON Schema codex gets: `inputSchema`, else the Standard Schema's own conversion of its input type. */
 function inputSchemaOf(tool: DynamicTool, validator: StandardSchemaV1["~standard"] | undefined, where: string): JsonValue {
-  if (tool.inputSchema !== undefined) return tool.inputSchema;
+  if (tool.inputSchema !== undefined) return objectSchema(tool.inputSchema, where);
   if (!validator) throw new InvalidOptionError(where, "a tool needs `schema` (a Standard Schema) or `inputSchema` (JSON Schema)");
   // The rule turns' `outputSchema` follows too: the schema's input type, draft 2020-12.
   const converted = jsonSchemaOf(tool.schema as StandardSchemaV1);
   if (typeof converted === "string") throw new InvalidOptionError(where, `${converted}; or give \`inputSchema\``);
   // codex drops `$schema` (and keywords it does not model) before the model sees the schema.
   const { $schema: _dialect, ...schema } = converted;
-  return schema as JsonValue;
+  return objectSchema(schema as JsonValue, where);
+}
+
+/**
+ * `schema` if it can describe the arguments of a call: codex always sends them as one JSON object
+ * and hands the schema to the model as the function's parameters, which must be an object schema.
+ * A tool declared with a string or array schema could never be called: refused here, not found out
+ * by the first turn that offers it.
+ */
+function objectSchema(schema: JsonValue, where: string): JsonValue {
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    throw new InvalidOptionError(where, `a tool's arguments schema must be a JSON Schema object, got ${Array.isArray(schema) ? "an array" : String(schema)}`);
+  const type = (schema as { type?: unknown }).type;
+  const types = Array.isArray(type) ? type : type === undefined ? ["object"] : [type];
+  if (!types.includes("object"))
+    throw new InvalidOptionError(
+      where,
+      `a tool's arguments schema must describe an object (codex sends a call's arguments as one JSON object), got type ${JSON.stringify(type)}`,
+    );
+  return schema;
 }

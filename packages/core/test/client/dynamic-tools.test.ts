@@ -233,10 +233,28 @@ describe("dynamic tools (fake server)", () => {
       ],
       /described twice/,
     ],
+    // codex sends a call's arguments as one JSON object: such a tool could never be called.
+    ["an inputSchema of another type", [{ name: "t", description: "", inputSchema: { type: "string" }, handler: noop }], /must describe an object.*"string"/],
+    ["an inputSchema that is not an object", [{ name: "t", description: "", inputSchema: true, handler: noop }], /must be a JSON Schema object, got true/],
+    ["a zod schema of a string", [defineTool({ name: "t", description: "", schema: z.string(), handler: noop })], /must describe an object.*"string"/],
+    [
+      "an arktype schema of an array",
+      [defineTool({ name: "t", description: "", schema: type("string[]"), handler: noop })],
+      /must describe an object.*"array"/,
+    ],
   ])("refuses %s with an InvalidOptionError before connecting", async (_, tools, message) => {
     const connected = connect({}, { tools: tools as unknown as DynamicTool[] });
     await expect(connected).rejects.toBeInstanceOf(InvalidOptionError);
     await expect(connected).rejects.toThrow(message);
+  });
+
+  it("accepts an object schema that may also be null, and one that names no type", async () => {
+    const tools = [
+      { name: "a", description: "", inputSchema: { type: ["object", "null"], properties: {} }, handler: noop },
+      { name: "b", description: "", inputSchema: {}, handler: noop },
+    ];
+    const { client } = await connect({}, { tools });
+    await client.close();
   });
 
   it("a converter that throws is an InvalidOptionError naming the fix", async () => {
