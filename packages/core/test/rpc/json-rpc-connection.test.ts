@@ -58,3 +58,16 @@ describe("JSON-RPC connection: overload retry, timeouts, abort (fake server)", (
     await client.close();
   });
 });
+
+describe("JSON-RPC connection: replies as other servers shape them", () => {
+  it('a success that also carries "error": null (JSON-RPC 1.0 style) resolves with its result', async () => {
+    const { server, client } = await connect();
+    const result = { data: [], nextCursor: null };
+    server.respond("thread/list", () => ({ result, error: null }) as never);
+    expect(await client.requestUntyped("thread/list", {})).toEqual(result);
+    // An error of null without a result is still no success.
+    server.respond("model/list", () => ({ error: null }) as never);
+    expect(await client.requestUntyped("model/list", {}).catch((e: unknown) => e)).toMatchObject({ code: "SERVER_ERROR" });
+    await client.close();
+  });
+});
