@@ -392,7 +392,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     };
     this.initializeResponse = (await this.#request("initialize", params, signal ? { signal } : undefined)) as InitializeResponse;
     await this.#connection.notify("initialized");
-    this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent);
+    this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent, params.clientInfo.name);
     if (this.serverVersion !== this.protocolVersion) {
       const mismatch = new ProtocolVersionMismatchError(this.serverVersion, this.protocolVersion);
       if (options.strictVersion) throw mismatch;
