@@ -70,4 +70,19 @@ describe("JSON-RPC connection: replies as other servers shape them", () => {
     expect(await client.requestUntyped("model/list", {}).catch((e: unknown) => e)).toMatchObject({ code: "SERVER_ERROR" });
     await client.close();
   });
+
+  it("an answer to a server request nested deeper than codex reads becomes a -32603: codex would drop it and the turn wait for ever", async () => {
+    const { server, client } = await connect();
+    const diagnostics: string[] = [];
+    client.diagnostics$.subscribe((d) => diagnostics.push(d.kind));
+    const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
+    let depth = 0;
+    client.handle("attestation/generate" as never, (() => nested(depth)) as never);
+    depth = 125; // the deepest codex reads inside a reply
+    expect(await server.request("attestation/generate", {})).toEqual({ result: nested(125) });
+    depth = 126;
+    expect(await server.request("attestation/generate", {})).toMatchObject({ error: { code: -32603, message: expect.stringContaining("nests deeper") } });
+    expect(diagnostics).toEqual(["handler-error"]);
+    await client.close();
+  });
 });
