@@ -15,6 +15,7 @@ export type {
 } from "./framing/json-rpc-message.js";
 export { NdjsonDecoder, DEFAULT_MAX_LINE_BYTES, type NdjsonDecoderOptions } from "./framing/ndjson-decoder.js";
 export { encodeNdjsonLine } from "./framing/ndjson-encoder.js";
+export { encodeJsonText } from "./framing/json-text.js";
 export { diagnosticExcerpt } from "./util/diagnostic-excerpt.js";
 export {
   createNdjsonTransport,

@@ -6,7 +6,7 @@ import {
   type TransportDiagnostic,
   InvalidOptionError,
 } from "@codex-rpc/core";
-import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
+import { asyncDisposeSymbol, checkTimeout, diagnosticExcerpt, encodeJsonText, MessageInbox, redactSecrets, startTimer } from "@codex-rpc/core/transport";
 import { ReplaySubject, type Observable } from "rxjs";
 import { redactUrl, WebSocketConnectError } from "./connect-failure.js";
 import type { ConnectFailure } from "./connect-failure-probe.js";
@@ -195,7 +195,7 @@ export class WebSocketTransport implements Transport {
     if (this.#closing) return Promise.reject(new ConnectionClosedError({ reason: "closed" }));
     try {
       // One message per text frame: the server drops frames holding two.
-      this.#socket.send(JSON.stringify(message));
+      this.#socket.send(encodeJsonText(message));
     } catch (error) {
       return Promise.reject(error);
     }

@@ -158,3 +158,15 @@ it("a url that is no string (a JavaScript caller, a config value never set) is a
   }
   await expect(openNode({ socketPath: 5 } as never)).rejects.toMatchObject({ code: "INVALID_OPTION", option: "socketPath" });
 });
+
+it("a string holding a lone surrogate goes out as U+FFFD: codex drops a frame holding the escape JSON.stringify writes", async () => {
+  const frames: string[] = [];
+  const url = await fakeServer((socket) => {
+    socket.on("message", (data) => frames.push(String(data)));
+    answering(socket);
+  });
+  const client = await CodexClient.connect(await openWebSocketTransport({ url, WebSocket: Ws }));
+  cleanups.push(() => client.close());
+  await client.requestUntyped("thread/name/set", { threadId: "t", name: "cut \ud83d" });
+  expect(frames.find((frame) => frame.includes("thread/name/set"))).toContain('"name":"cut \\ufffd"');
+});

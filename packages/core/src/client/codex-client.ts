@@ -228,6 +228,12 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   initializeResponse!: InitializeResponse;
   /** The codex version the server runs, read from `initializeResponse.userAgent` (undefined if it does not say). */
   serverVersion: string | undefined;
+  /**
+   * Notifications that arrived before `connect()` resolved, when nobody could subscribe yet (codex
+   * sends `configWarning`, e.g. a sandbox it cannot find, and `remoteControl/status/changed` right
+   * after `initialize`); the first 100, typed or not. They went to `notifications()` too, unseen.
+   */
+  readonly handshakeNotifications: JsonRpcNotification[] = [];
   /** The codex version this client's protocol types and validators were generated from. */
   readonly protocolVersion: string;
   /** The client's state now and at every change (replayed to a new subscriber); read-only. */
@@ -392,7 +398,7 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     };
     this.initializeResponse = (await this.#request("initialize", params, signal ? { signal } : undefined)) as InitializeResponse;
     await this.#connection.notify("initialized");
-    this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent);
+    this.serverVersion = serverVersionOf(this.initializeResponse?.userAgent, params.clientInfo.name);
     if (this.serverVersion !== this.protocolVersion) {
       const mismatch = new ProtocolVersionMismatchError(this.serverVersion, this.protocolVersion);
       if (options.strictVersion) throw mismatch;
@@ -404,7 +410,10 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
     const connection = new JsonRpcConnection(transport, {
       ...this.#options,
       onServerRequest: (request, context) => this.#dispatcher.answer(request, context),
-      onNotification: (notification) => this.#router.route(notification),
+      onNotification: (notification) => {
+        if (this.#state.value === "connecting" && this.handshakeNotifications.length < 100) this.handshakeNotifications.push(notification);
+        this.#router.route(notification);
+      },
     });
     this.#connection = connection;
     connection.diagnostics$.subscribe((diagnostic) => this.#diagnostics.next(boundedDiagnostic(diagnostic)));

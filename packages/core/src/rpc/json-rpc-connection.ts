@@ -325,9 +325,12 @@ export class JsonRpcConnection {
   private settleReply(id: JsonRpcId, record: Record<string, unknown>): void {
     const pending = this.pending.get(id);
     const late = this.lateResults.get(id);
+    // Servers that serialise both members (JSON-RPC 1.0 style, or an optional field not skipped)
+    // send `"error": null` beside the result of a success.
+    const failed = "error" in record && !(record.error === null && "result" in record);
     if (late) {
       this.lateResults.delete(id);
-      late("error" in record ? undefined : record.result);
+      late(failed ? undefined : record.result);
       return;
     }
     if (!pending) {
@@ -335,7 +338,7 @@ export class JsonRpcConnection {
       this.diagnosticSubject.next({ kind: "unknown-response", message: `reply for unknown or settled request id ${excerptOf(id)}` });
       return;
     }
-    if (!("error" in record)) {
+    if (!failed) {
       pending.resolve(record.result);
       return;
     }

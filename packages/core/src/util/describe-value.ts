@@ -1,5 +1,6 @@
 import { diagnosticExcerpt } from "./diagnostic-excerpt.js";
 import { redactedStart } from "./redact-secrets.js";
+import { MAX_REPLY_NESTING, nestsDeeperThan } from "./json-nesting.js";
 
 /** Longest text a diagnostic or error built from foreign data carries. */
 const MAX_DESCRIPTION_CHARS = 500;
@@ -47,12 +48,14 @@ export function excerptOf(value: unknown): string {
 /**
  * The JSON text of a value that must go out as JSON, or why it cannot: BigInt, cycles, functions,
  * Symbols and `undefined` at the top do not survive `JSON.stringify`, and a throwing `toJSON` or
- * getter throws. Never throws.
+ * getter throws; codex reads no reply nested too deep. Never throws.
  */
 export function checkJson(value: unknown): { ok: true } | { ok: false; reason: string } {
   try {
     const json = JSON.stringify(value);
     if (json === undefined) return { ok: false, reason: `a ${typeof value} is not JSON` };
+    // codex would drop the reply unanswered, and the turn waiting on it would wait for ever.
+    if (nestsDeeperThan(json, MAX_REPLY_NESTING)) return { ok: false, reason: `it nests deeper than the ${MAX_REPLY_NESTING} levels codex reads` };
     return { ok: true };
   } catch (error) {
     return { ok: false, reason: describeThrown(error) };

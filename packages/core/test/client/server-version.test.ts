@@ -57,4 +57,22 @@ describe("server version", () => {
     expect(await client.request("thread/list", {}).catch((e: unknown) => e)).toMatchObject({ code: "SERVER_ERROR" });
     await client.close();
   });
+
+  it("reads the version whatever clientInfo.name holds: codex puts the name in as sent, spaces and slashes too", async () => {
+    // The userAgent codex 0.160.0 answered for each name (seen on the real server).
+    for (const name of ["My App", "my-app/2.0", ""]) {
+      const server = new FakeAppServer();
+      server.respond("initialize", () => ({
+        result: {
+          userAgent: `${name}/${PROTOCOL_VERSION} (Debian 12.0.0; x86_64) xterm (${name}; 1.0.0)`,
+          codexHome: "/tmp/fake-codex-home",
+          platformFamily: "unix",
+          platformOs: "linux",
+        },
+      }));
+      const client = await CodexClient.connect(server.transport, { clientInfo: { name, version: "1.0.0" }, strictVersion: true });
+      expect(client.serverVersion).toBe(PROTOCOL_VERSION);
+      await client.close();
+    }
+  });
 });

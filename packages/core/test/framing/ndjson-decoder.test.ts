@@ -371,4 +371,14 @@ describe("encodeNdjsonLine", () => {
   it("throws on a message JSON cannot encode", () => {
     expect(() => encodeNdjsonLine({ method: "x", params: { n: 1n } })).toThrow(TypeError);
   });
+
+  it("writes a lone surrogate as U+FFFD, as UTF-8 does: codex refuses the escape JSON.stringify writes and drops the line", () => {
+    // A string cut inside an emoji, an escaped backslash before a surrogate escape's text, a pair.
+    const message = { id: 1, method: "turn/start", params: { input: "cut \ud83d", text: "\\ud83d kept", pair: "😀", low: "\udc00" } };
+    const line = new TextDecoder().decode(encodeNdjsonLine(message));
+    expect(line).not.toMatch(/(?<!\\)(?:\\\\)*\\ud[89a-f]/);
+    expect(decode([bytesOf(line)]).messages).toEqual([
+      { id: 1, method: "turn/start", params: { input: "cut \ufffd", text: "\\ud83d kept", pair: "😀", low: "\ufffd" } },
+    ]);
+  });
 });

@@ -58,3 +58,31 @@ describe("JSON-RPC connection: overload retry, timeouts, abort (fake server)", (
     await client.close();
   });
 });
+
+describe("JSON-RPC connection: replies as other servers shape them", () => {
+  it('a success that also carries "error": null (JSON-RPC 1.0 style) resolves with its result', async () => {
+    const { server, client } = await connect();
+    const result = { data: [], nextCursor: null };
+    server.respond("thread/list", () => ({ result, error: null }) as never);
+    expect(await client.requestUntyped("thread/list", {})).toEqual(result);
+    // An error of null without a result is still no success.
+    server.respond("model/list", () => ({ error: null }) as never);
+    expect(await client.requestUntyped("model/list", {}).catch((e: unknown) => e)).toMatchObject({ code: "SERVER_ERROR" });
+    await client.close();
+  });
+
+  it("an answer to a server request nested deeper than codex reads becomes a -32603: codex would drop it and the turn wait for ever", async () => {
+    const { server, client } = await connect();
+    const diagnostics: string[] = [];
+    client.diagnostics$.subscribe((d) => diagnostics.push(d.kind));
+    const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
+    let depth = 0;
+    client.handle("attestation/generate" as never, (() => nested(depth)) as never);
+    depth = 125; // the deepest codex reads inside a reply
+    expect(await server.request("attestation/generate", {})).toEqual({ result: nested(125) });
+    depth = 126;
+    expect(await server.request("attestation/generate", {})).toMatchObject({ error: { code: -32603, message: expect.stringContaining("nests deeper") } });
+    expect(diagnostics).toEqual(["handler-error"]);
+    await client.close();
+  });
+});
