@@ -22,7 +22,10 @@ const changeset = (...args: string[]) =>
   });
 
 it("release:version bumps the fixed family together and writes changelogs; changeset add runs on this Node", () => {
-  for (const file of ["package.json", "pnpm-workspace.yaml", ".changeset"]) cpSync(join(root, file), join(copy, file), { recursive: true });
+  for (const file of ["package.json", "pnpm-workspace.yaml"]) cpSync(join(root, file), join(copy, file));
+  // The configuration, not the changesets pending in the repository: they would add their own bumps.
+  mkdirSync(join(copy, ".changeset"));
+  for (const file of ["config.json", "README.md"]) cpSync(join(root, ".changeset", file), join(copy, ".changeset", file));
   for (const dir of readdirSync(join(root, "packages"))) {
     mkdirSync(join(copy, "packages", dir), { recursive: true });
     for (const file of ["package.json", "CHANGELOG.md"])
