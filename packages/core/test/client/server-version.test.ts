@@ -75,4 +75,25 @@ describe("server version", () => {
       await client.close();
     }
   });
+
+  it("reads the version from an app-server another client initialized first: codex keeps that client's name in every userAgent", async () => {
+    // codex 0.169.0 over --listen: a second client named "other" got "My App/0.169.0 (…) (other; 1)".
+    for (const [first, name] of [
+      ["My App", "other"],
+      ["my-app/2.0", "my-app"],
+    ]) {
+      const server = new FakeAppServer();
+      server.respond("initialize", () => ({
+        result: {
+          userAgent: `${first}/${PROTOCOL_VERSION} (Debian 12.0.0; x86_64) xterm (${name}; 1.0.0)`,
+          codexHome: "/tmp/fake-codex-home",
+          platformFamily: "unix",
+          platformOs: "linux",
+        },
+      }));
+      const client = await CodexClient.connect(server.transport, { clientInfo: { name: name!, version: "1.0.0" }, strictVersion: true });
+      expect(client.serverVersion).toBe(PROTOCOL_VERSION);
+      await client.close();
+    }
+  });
 });
