@@ -229,9 +229,11 @@ export class CodexClient<T extends ProtocolTypesShape = DefaultProtocolTypes> {
   /** The codex version the server runs, read from `initializeResponse.userAgent` (undefined if it does not say). */
   serverVersion: string | undefined;
   /**
-   * Notifications that arrived before `connect()` resolved, when nobody could subscribe yet (codex
-   * sends `configWarning`, e.g. a sandbox it cannot find, and `remoteControl/status/changed` right
-   * after `initialize`); the first 100, typed or not. They went to `notifications()` too, unseen.
+   * Notifications that arrived before `connect()` resolved, when nobody could subscribe yet; the
+   * first 100, typed or not. They went to `notifications()` too, unseen. codex 0.169.0 sends
+   * `configWarning` (e.g. a sandbox it cannot find) and `remoteControl/status/changed` a few
+   * milliseconds after its `initialize` reply: a subscription made right after `connect()` gets
+   * them, unless they came in the same read as the reply (a busy machine), and then they are here.
    */
   readonly handshakeNotifications: JsonRpcNotification[] = [];
   /** The codex version this client's protocol types and validators were generated from. */
