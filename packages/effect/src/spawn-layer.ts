@@ -59,3 +59,20 @@ export function layerSpawnConfig<
     ),
   );
 }
+
+/**
+ * A runtime entry's two Layers over its package's `spawnCodexAppServer`: `layer` (`layerNode`,
+ * `layerDeno`, `layerBun`) and `layerConfig` (the same, `codexPath` from Config).
+ */
+export function runtimeLayers(spawn: SpawnServer) {
+  return {
+    layer: <RA = never, RE = never, RU = never, RF = never, RH = never, Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<never>[]>(
+      spawnOptions: SpawnOptions = {},
+      options: LayerOptions<RA, RE, RU, RF, RH, Tools> = {},
+    ) => layerSpawn<RA, RE, RU, RF, RH, Tools>(spawn, spawnOptions, options),
+    layerConfig: <RA = never, RE = never, RU = never, RF = never, RH = never, Tools extends readonly EffectTool<unknown>[] = readonly EffectTool<never>[]>(
+      spawnOptions: SpawnOptions = {},
+      options: LayerOptions<RA, RE, RU, RF, RH, Tools> = {},
+    ) => layerSpawnConfig<RA, RE, RU, RF, RH, Tools>(spawn, spawnOptions, options),
+  };
+}
