@@ -13,6 +13,7 @@ import { serveConsoleFile } from "./console-files.js";
 import { checkGivenToken } from "./given-token.js";
 import { exchangeLoginCode, LOGIN_CODE_PATH, LoginCodes } from "./login-codes.js";
 import { createRelayToken, RELAY_SUBPROTOCOL, TOKEN_SUBPROTOCOL_PREFIX } from "./token.js";
+import { hostAllowed } from "./host-check.js";
 import { checkUpgrade, DISCOVERY_PATH, type Refusal, requestUrl } from "./upgrade-gate.js";
 import type { RelayUpstream } from "./upstream.js";
 import { type RelayIsolation, sharedUpstream, upstreamPerConnection } from "./upstream-pool.js";
@@ -144,7 +145,12 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   const codes = new LoginCodes();
   /** The relay's own origins (its console's): the only ones that may exchange a login code. */
   const own = new Set<string>();
+  const onLoopback = isLoopbackHost(host);
   const server = createServer((request, response) => {
+    if (!hostAllowed(request.headers.host, onLoopback)) {
+      log(`refused a request for host ${request.headers.host?.slice(0, 200)}: not a loopback name`);
+      return void response.writeHead(403, { "content-type": "text/plain" }).end("host not allowed\n");
+    }
     if (requestUrl(request)?.pathname === LOGIN_CODE_PATH) return void exchangeLoginCode(request, response, codes, own, token, log);
     serveHttp(request, response, allowed, wsUrl, options.consoleDir);
   });
@@ -152,7 +158,9 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   /** Browser connections open now (accepted, not yet closed). */
   let connections = 0;
   server.on("upgrade", (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const refusal = checkUpgrade(request, allowed, token);
+    const refusal = hostAllowed(request.headers.host, onLoopback)
+      ? checkUpgrade(request, allowed, token)
+      : { status: 403 as const, reason: "host not allowed" };
     if (refusal) {
       log(`refused an upgrade from ${(request.headers.origin ?? "(no origin)").slice(0, 200)}: ${refusal.status} ${refusal.reason}`);
       return refuse(socket, refusal);
