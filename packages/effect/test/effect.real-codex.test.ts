@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalDecision } from "@codex-rpc/core";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { isRunning } from "@codex-rpc/test-support/process-tree.js";
 import { reply, type ScriptedReply } from "@codex-rpc/testing";
 import { Context, Effect, Fiber, Layer, Schema, Stream } from "effect";
 import { describe, expect, it } from "vitest";
@@ -20,15 +21,6 @@ const startThread = (approvalPolicy: "never" | "untrusted" = "never") =>
     const { workspace } = yield* OfflineCodex;
     return yield* codex.startThread({ cwd: workspace, approvalPolicy });
   });
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("@codex-rpc/effect against the real codex app-server", () => {
   it("streams a turn's text and events as Streams; runHead takes the first delta and the turn still completes", async () => {

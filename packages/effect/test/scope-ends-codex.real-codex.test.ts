@@ -2,6 +2,7 @@
 // interruption, a Layer interrupted while it builds, two builds at once), no codex process is left.
 import { execFileSync } from "node:child_process";
 import { pinnedCodexBinary } from "@codex-rpc/test-support/pinned-codex.js";
+import { isRunning } from "@codex-rpc/test-support/process-tree.js";
 import { reply } from "@codex-rpc/testing";
 import { Context, Effect, Exit, Fiber, Layer, Stream } from "effect";
 import { describe, expect, it } from "vitest";
@@ -9,15 +10,6 @@ import { CodexClient } from "../src/index.js";
 import { layerOffline, OfflineCodex } from "../src/testing.js";
 
 const offline = () => layerOffline({ script: [reply.hang()], codexPath: pinnedCodexBinary() });
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** This process's child processes (a codex left running would be one). */
 const children = (): number[] => {
