@@ -4,10 +4,11 @@
 // workload's construction or the floor), and prints the frames with the most self time as a share
 // of the samples that are not idle. Writes the profile for Chrome DevTools. A measuring program.
 //
-// Usage: node tools/bench/profile.mjs [client|client-20k|effect|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
+// Usage: node tools/bench/profile.mjs [client|client-20k|effect|effect-20k|framing|long-line] [--out FILE.cpuprofile]   (TOP=40 for more frames)
 //   client     the full client → text$ on agent deltas 200 000 × 240 B (validation off)
 //   client-20k the same on agent deltas 2 000 × 20 KB
 //   effect     the same bytes → the Effect binding's `text` Stream run with Stream.runForEach
+//   effect-20k the same on agent deltas 2 000 × 20 KB
 //   framing    NdjsonDecoder alone on the same bytes
 //   long-line  NdjsonDecoder on one 64 MiB line
 import { writeFileSync } from "node:fs";
@@ -50,28 +51,31 @@ async function clientRun(w) {
 const RUNS = {
   client: () => clientRun(codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 })),
   "client-20k": () => clientRun(codexWorkload(fixture, { name: "agent deltas 2 000 × 20 KB", kind: "agent", count: 2_000, lineBytes: 20_000 })),
-  async effect() {
-    const w = codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 });
-    const { effectThread } = await importBuilt(`packages/${process.env.BINDING ?? "effect"}/dist/thread.js`);
-    const { Effect, Exit, Fiber, Scope, Stream } = await import(join(ROOT, "packages/effect/node_modules/effect/dist/index.js"));
-    const { client, thread, feed } = await connectedClient(w);
-    const scope = Effect.runSync(Scope.make());
-    const turn = Effect.runSync(Scope.provide(scope)(effectThread(thread).run("bench")));
-    await turn.turn.started;
-    let chars = 0;
-    const reading = Effect.runFork(Stream.runForEach(turn.text, (piece) => Effect.sync(() => void (chars += piece.length))));
-    await new Promise((resolve) => setImmediate(resolve));
-    return async () => {
-      await deliver(w.chunks, feed);
-      await Effect.runPromise(Fiber.join(reading));
-      if (chars !== w.text.length) throw new Error(`effect lost text: ${chars}/${w.text.length}`);
-      await Effect.runPromise(Scope.close(scope, Exit.void));
-      await client.close();
-    };
-  },
+  effect: () => effectRun(codexWorkload(fixture, { name: "agent deltas 200 000 × 240 B", kind: "agent", count: 200_000, lineBytes: 240 })),
+  "effect-20k": () => effectRun(codexWorkload(fixture, { name: "agent deltas 2 000 × 20 KB", kind: "agent", count: 2_000, lineBytes: 20_000 })),
   framing: () => decoderRun(codexWorkload(fixture, { name: "framing", kind: "agent", count: 200_000, lineBytes: 240 }).chunks),
   "long-line": () => decoderRun(longLine(fixture, 64 * 1024 * 1024).chunks),
 };
+
+/** The same bytes → the Effect binding's `text` Stream run with Stream.runForEach (`BINDING=dir` for another build). */
+async function effectRun(w) {
+  const { effectThread } = await importBuilt(`packages/${process.env.BINDING ?? "effect"}/dist/thread.js`);
+  const { Effect, Exit, Fiber, Scope, Stream } = await import(join(ROOT, "packages/effect/node_modules/effect/dist/index.js"));
+  const { client, thread, feed } = await connectedClient(w);
+  const scope = Effect.runSync(Scope.make());
+  const turn = Effect.runSync(Scope.provide(scope)(effectThread(thread).run("bench")));
+  await turn.turn.started;
+  let chars = 0;
+  const reading = Effect.runFork(Stream.runForEach(turn.text, (piece) => Effect.sync(() => void (chars += piece.length))));
+  await new Promise((resolve) => setImmediate(resolve));
+  return async () => {
+    await deliver(w.chunks, feed);
+    await Effect.runPromise(Fiber.join(reading));
+    if (chars !== w.text.length) throw new Error(`effect lost text: ${chars}/${w.text.length}`);
+    await Effect.runPromise(Scope.close(scope, Exit.void));
+    await client.close();
+  };
+}
 if (!RUNS[what]) throw new Error(`unknown stage ${what}: one of ${Object.keys(RUNS).join(", ")}`);
 
 const session = new Session();

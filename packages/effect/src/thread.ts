@@ -9,11 +9,11 @@ const DEFAULT_STOP_GRACE: Duration.Input = "10 seconds";
 
 export type TurnInput<T extends ProtocolTypesShape> = string | readonly UserInputOf<T>[];
 /** `thread.run` options: core's (`signal` is the fiber's interruption here), and the binding's own. */
-export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSchema | undefined> = Omit<TurnOptions<T, S>, "signal"> & {
+export type EffectTurnOptions<T extends ProtocolTypesShape, S extends OutputSchema | undefined> = Omit<TurnOptions<T, S>, "signal" | "keepEvents"> & {
   /**
-   * `false`: keep no log of the turn's events for a first `events` run made after the turn started
-   * (such a run then sees the events from when it runs, as every later run does). Saves the log's
-   * call per event and its copy of the text: see the README's "Cost". Default `true`.
+   * `false`: keep none of the turn's events for a first `events` run made after the turn started
+   * (such a run then sees the events from when it runs, as every later run does). Core's
+   * `keepEvents`, which this sets: see the README's "Cost". Default `true`.
    */
   readonly replayEvents?: boolean;
   /**
@@ -41,19 +41,17 @@ export interface EffectThread<T extends ProtocolTypesShape = DefaultProtocolType
   ): Effect.Effect<CompletedTurn<T, OutputOf<S>>, CodexError>;
 }
 
-/** The options core's `run` takes: the binding's own left out. */
+/** The options core's `run` takes: the binding's own left out, `replayEvents` as core's `keepEvents`. */
 function coreOptions<O extends { readonly replayEvents?: boolean; readonly stopGrace?: Duration.Input }>(
   options: O | undefined,
-): Omit<O, "replayEvents" | "stopGrace"> | undefined {
-  if (options === undefined || !("replayEvents" in options || "stopGrace" in options)) return options;
-  const { replayEvents: _, stopGrace: __, ...rest } = options;
-  return rest;
+): Omit<O, "replayEvents" | "stopGrace"> & { readonly keepEvents: boolean } {
+  const { replayEvents = true, stopGrace: _, ...rest } = options ?? ({} as O);
+  return { ...rest, keepEvents: replayEvents };
 }
 
 export function effectThread<T extends ProtocolTypesShape>(thread: CodexThread<T>): EffectThread<T> {
   const run = <S extends OutputSchema | undefined = undefined>(input: TurnInput<T>, options?: EffectTurnOptions<T, S>) =>
     scopedTurn(() => thread.run<S>(input, coreOptions(options)), {
-      replayEvents: options?.replayEvents ?? true,
       stopGraceMs: Duration.toMillis(Duration.fromInputUnsafe(options?.stopGrace ?? DEFAULT_STOP_GRACE)),
     });
   return {

@@ -4,7 +4,7 @@ import type { CodexTurn, CompletedTurn, DefaultProtocolTypes, ProtocolTypesShape
 import { settlesWithin } from "@codex-rpc/core/transport";
 import { Effect, type Scope, type Stream } from "effect";
 import { type CodexError, causeOf, fromPromise } from "./errors.js";
-import { EventLog, liveOnly } from "./event-log.js";
+import { endingAs, streamFrom } from "./observable-stream.js";
 import { turnItems, turnText } from "./turn-streams.js";
 
 /** A running turn, given out by `thread.run(…)` for as long as its Scope is open. */
@@ -62,7 +62,7 @@ function stopTurn(turn: { interrupt(): Promise<void>; readonly completed: Promis
  */
 export function scopedTurn<T extends ProtocolTypesShape, O>(
   start: () => CodexTurn<T, O>,
-  { replayEvents, stopGraceMs }: { readonly replayEvents: boolean; readonly stopGraceMs: number },
+  { stopGraceMs }: { readonly stopGraceMs: number },
 ): Effect.Effect<EffectTurn<T, O>, CodexError, Scope.Scope> {
   return Effect.acquireRelease(
     Effect.suspend(() => {
@@ -73,10 +73,8 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(
         // Core refuses some turns at once (ThreadBusyError with whenBusy: "fail", a bad option): tagged errors.
         return Effect.failCause(causeOf(thrown));
       }
-      // Subscribed in the same tick as run(): core's events$ is hot. Text and items need no log.
       // Core ends a failed turn's streams without an error (the cause is in `completed`): here they fail with it.
       const outcome = () => turn.completed;
-      const events = replayEvents ? new EventLog<ServerNotificationOf<T>>(turn.events$, outcome) : liveOnly<ServerNotificationOf<T>>(turn.events$, outcome);
       let ended = false;
       turn.completed.then(
         () => (ended = true),
@@ -85,14 +83,15 @@ export function scopedTurn<T extends ProtocolTypesShape, O>(
       const stop = stopTurn(turn, () => ended, stopGraceMs);
       const effectTurn: EffectTurn<T, O> = {
         turn,
-        events: events.stream(),
+        // Core keeps the events from the turn's start (`keepEvents`) for the first run to take.
+        events: streamFrom(endingAs(turn.events$, outcome), () => turn.takeEvents()),
         items: turnItems(turn),
         text: turnText(turn),
         completed: fromPromise(() => turn.completed).pipe(Effect.onInterrupt(() => stop)),
         interrupt: fromPromise(() => turn.interrupt()),
       };
-      return Effect.succeed({ effectTurn, events, stop });
+      return Effect.succeed({ effectTurn, stop });
     }),
-    ({ events, stop }) => stop.pipe(Effect.ensuring(Effect.sync(() => events.close()))),
+    ({ stop }) => stop,
   ).pipe(Effect.map(({ effectTurn }) => effectTurn));
 }

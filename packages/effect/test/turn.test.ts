@@ -1,6 +1,6 @@
-// A turn as a scoped resource: what it keeps while it runs. Core keeps the fold; the binding keeps
-// only the events that came before the first run of `events`, and builds no item snapshot unless an
-// `items` Stream runs.
+// A turn as a scoped resource: what it keeps while it runs. Core keeps the fold and, for the first
+// run of `events`, the events before it (`keepEvents`, whose deltas cost no memory of their own);
+// the binding keeps nothing, and no item snapshot is built unless an `items` Stream runs.
 import { it } from "@effect/vitest";
 import type { DefaultProtocolTypes } from "@codex-rpc/core";
 import { turnSubscriberCount } from "@codex-rpc/core/testing";
@@ -27,11 +27,12 @@ async function waitFor(condition: () => boolean): Promise<void> {
 }
 
 describe("a turn's Streams cost what core costs", () => {
-  it.live("while no Stream runs, the turn holds one subscription (the events log) and core builds no item snapshot", () =>
+  it.live("while no Stream runs, the turn holds no subscription (core keeps the events) and core builds no item snapshot", () =>
     Effect.gen(function* () {
       const { turn } = yield* heldTurn();
-      // Before: events, items and text were each recorded from the start (3 subscriptions, a snapshot per delta).
-      expect(turnSubscriberCount(turn.turn)).toBe(1);
+      // Before: events, items and text were each recorded from the start (3 subscriptions, a snapshot
+      // per delta); then an events log subscribed (1 subscription, a call and a copy of the text per delta).
+      expect(turnSubscriberCount(turn.turn)).toBe(0);
     }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
   );
 
@@ -42,6 +43,7 @@ describe("a turn's Streams cost what core costs", () => {
       expect(head._tag).toBe("Some");
       yield* Stream.runCollect(Stream.take(turn.text, 1));
       expect(turnSubscriberCount(turn.turn)).toBe(0);
+      expect(turn.turn.takeEvents()).toEqual([]); // the first run took what core kept for it
     }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"], hold: true }] }))),
   );
 
@@ -72,8 +74,8 @@ describe("a turn's Streams cost what core costs", () => {
     Effect.gen(function* () {
       const { turn, more } = yield* heldTurn();
       const text = yield* Effect.forkChild(Stream.runCollect(turn.text));
-      // The events log and now the text run: what is sent from here on goes to the run live.
-      yield* Effect.promise(() => waitFor(() => turnSubscriberCount(turn.turn) === 2));
+      // The text run subscribed: what is sent from here on goes to it live.
+      yield* Effect.promise(() => waitFor(() => turnSubscriberCount(turn.turn) === 1));
       yield* Effect.all([more("c"), more("d"), more("e")]);
       yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 5)));
       yield* more("f");

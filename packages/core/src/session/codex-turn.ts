@@ -22,6 +22,7 @@ import type {
 import { turnIdOf } from "./notification-routing.js";
 import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
+import { TurnJournal } from "./turn-journal.js";
 import { enqueueTurn, pendingTurns } from "./turn-queue.js";
 import { prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
 import { steerTurn, userInputOf } from "./turn-steer.js";
@@ -98,6 +99,12 @@ export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes
    * known yet); past it they are dropped and counted in a `buffer-overflow` diagnostic. Default 10 000.
    */
   readonly maxEarlyEvents?: number;
+  /**
+   * Keep this turn's notifications from its start until `takeEvents()`, for a reader that comes
+   * after some of them (`events$` is hot). Each run of deltas of one item in a row is kept as one
+   * delta of their joined text; the text the turn keeps anyway is not kept twice. Default false.
+   */
+  readonly keepEvents?: boolean;
 }
 
 /** Events kept for a turn before `turn/start` has answered: enough for any real server, bounded for a broken one. */
@@ -151,6 +158,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private readonly itemSubject = new Multicast<TurnItemUpdate>();
   private readonly textSubject = new Multicast<string>();
   private readonly fold = new TurnItemsFold();
+  /** With `keepEvents`: the notifications so far, until `takeEvents()`. */
+  private journal: TurnJournal | undefined;
   private stopListening: () => void = () => {};
   /** The next turn of the thread may start (see turn-queue.ts). */
   private readonly releaseQueue: () => void;
@@ -198,6 +207,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
     if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
     this.maxEarlyEvents = options.maxEarlyEvents ?? DEFAULT_MAX_EARLY_EVENTS;
+    if (options.keepEvents === true) this.journal = new TurnJournal(this.fold);
     if (!(this.maxEarlyEvents >= 0)) throw new RangeError(`maxEarlyEvents must be a number ≥ 0, got ${String(options.maxEarlyEvents)}`);
     const turnTimeoutMs = options.turnTimeoutMs ?? host.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
@@ -392,6 +402,18 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     return this.fold.latest() as unknown as TurnItemUpdate<ThreadItemOf<T>>[];
   }
 
+  /**
+   * With `keepEvents`: this turn's notifications so far (each run of deltas of one item in a row
+   * as one delta of their joined text), and it stops keeping them, so `events$` subscribed in the
+   * same synchronous step follows on from them with nothing missed or twice. Without it, or once
+   * taken: an empty array.
+   */
+  takeEvents(): ServerNotificationOf<T>[] {
+    const journal = this.journal;
+    this.journal = undefined;
+    return (journal?.events() ?? []) as ServerNotificationOf<T>[];
+  }
+
   /** `for await (const event of turn)`: this turn's notifications; `break` interrupts the turn. */
   [Symbol.asyncIterator](): AsyncIterator<ServerNotificationOf<T>> {
     const events = toAsyncIterable(this.events$, { highWaterMark: this.maxQueuedEvents })[Symbol.asyncIterator]();
@@ -429,6 +451,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
     const whole = notification.method === "item/completed" ? this.fold.unstreamedText(notification.params.item) : undefined;
     const phase = this.fold.apply(notification);
+    this.journal?.record(notification, phase === "delta" ? this.fold.lastGrown : undefined);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).
     this.eventSubject.next(notification);
     if (phase && this.itemSubject.observed) this.itemSubject.next(this.fold.itemUpdate(phase));

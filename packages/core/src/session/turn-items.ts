@@ -7,6 +7,9 @@ export interface TurnItemUpdate<Item = ThreadItem> {
   readonly item: Item;
 }
 
+/** An item as the fold holds it, opaque outside: what a turn's event journal points its runs of deltas at. */
+export type FoldedItem = object;
+
 interface ItemState {
   item: ThreadItem;
   /** Text streamed since `item` was last materialised, joined only when someone looks. */
@@ -103,6 +106,32 @@ export class TurnItemsFold {
       if (item.type === "agentMessage") last = { id: item.id, text: item.text };
     }
     return last;
+  }
+
+  /** The item the last `apply` that returned "delta" grew. */
+  get lastGrown(): FoldedItem | undefined {
+    return this.lastDeltaState;
+  }
+
+  /**
+   * The length of `folded`'s text so far if deltas of `method` grow the text `textOf` reads (agent
+   * message deltas of an agent message, output deltas of a command), else undefined (a delta that
+   * does not fit its item's type, which materialising drops).
+   */
+  textLength(folded: FoldedItem, method: string): number | undefined {
+    const state = folded as ItemState;
+    const item = state.item;
+    let base: string;
+    if (method === "item/agentMessage/delta" && item.type === "agentMessage") base = typeof item.text === "string" ? item.text : "";
+    else if (method === "item/commandExecution/outputDelta" && item.type === "commandExecution") base = String(item.aggregatedOutput ?? "");
+    else return undefined;
+    return base.length + state.streamed.length;
+  }
+
+  /** `folded`'s text so far, as `textLength` measured it (its state need not be the item's current one). */
+  textOf(folded: FoldedItem): string {
+    const item = this.materialise(folded as ItemState);
+    return item.type === "agentMessage" ? String(item.text ?? "") : String(item.type === "commandExecution" ? (item.aggregatedOutput ?? "") : "");
   }
 
   private lastId: string | undefined;

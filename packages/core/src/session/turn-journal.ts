@@ -1,0 +1,135 @@
+// A turn's notifications kept from its start for a reader that comes late (`keepEvents` and
+// `takeEvents()`), each run of deltas of one item in a row kept as one event of their joined text.
+// Deltas whose text the turn's fold keeps anyway (agent text, command output) are kept as where
+// they are in their item's text, not as strings of their own: a delta costs the journal one
+// comparison and one addition, and no memory.
+import type { ServerNotification } from "@codex-rpc/protocol";
+import type { FoldedItem, TurnItemsFold } from "./turn-items.js";
+
+/** Deltas are joined this many at a time: a run of small ones then costs its text, hardly a string header apiece. */
+const JOIN_EVERY = 64;
+/** …unless they are large (this average length or more): their headers are a small share, and joining would copy them all. */
+const JOIN_BELOW_AVERAGE_LENGTH = 256;
+
+/** Fields every delta of a turn shares or that a run compares anyway: the others must be equal for a delta to continue a run. */
+const NOT_COMPARED = new Set(["threadId", "turnId", "itemId", "delta"]);
+
+type Params = Record<string, unknown>;
+
+/** Consecutive deltas of one item (the same method and fields): one event of their joined text. */
+abstract class DeltaRun {
+  /** The fields compared (`contentIndex`, `summaryIndex`…): those a newer server may vary within an item. */
+  readonly #keys: readonly string[];
+
+  constructor(
+    readonly method: string,
+    /** The first delta's params without `delta`. */
+    readonly params: Params,
+  ) {
+    this.#keys = Object.keys(params).filter((key) => !NOT_COMPARED.has(key));
+  }
+
+  protected sameFields(params: Params): boolean {
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) if (params[keys[i] as string] !== this.params[keys[i] as string]) return false;
+    return true;
+  }
+
+  /** Appends `delta` if `params` continues this run and says whether it did: the hot path of every delta. */
+  abstract take(method: string, params: Params, delta: string, grown: FoldedItem | undefined): boolean;
+
+  abstract text(fold: TurnItemsFold): string;
+
+  event(fold: TurnItemsFold): ServerNotification {
+    return { method: this.method, params: { ...this.params, delta: this.text(fold) } } as ServerNotification;
+  }
+}
+
+/** A run the fold holds the text of: kept as the range of its item's text it grew. */
+class FoldedRun extends DeltaRun {
+  constructor(
+    method: string,
+    params: Params,
+    readonly item: FoldedItem,
+    readonly start: number,
+    public end: number,
+  ) {
+    super(method, params);
+  }
+
+  take(method: string, params: Params, delta: string, grown: FoldedItem | undefined): boolean {
+    if (grown !== this.item || method !== this.method || !this.sameFields(params)) return false;
+    this.end += delta.length;
+    return true;
+  }
+
+  /** The item's state may have been replaced since (`item/completed`): this one still holds what streamed. */
+  text(fold: TurnItemsFold): string {
+    return fold.textOf(this.item).slice(this.start, this.end);
+  }
+}
+
+/** A run of deltas the fold does not keep (reasoning, plans, …): kept as joined strings. */
+class TextRun extends DeltaRun {
+  readonly #itemId: unknown;
+  readonly #joined: string[] = [];
+  #loose: string[] = [];
+  #looseLength = 0;
+
+  constructor(method: string, params: Params, delta: string) {
+    super(method, params);
+    this.#itemId = params.itemId;
+    this.#append(delta);
+  }
+
+  take(method: string, params: Params, delta: string): boolean {
+    if (method !== this.method || params.itemId !== this.#itemId || !this.sameFields(params)) return false;
+    this.#append(delta);
+    return true;
+  }
+
+  #append(delta: string): void {
+    this.#loose.push(delta);
+    this.#looseLength += delta.length;
+    if (this.#loose.length < JOIN_EVERY) return;
+    if (this.#looseLength < JOIN_EVERY * JOIN_BELOW_AVERAGE_LENGTH) this.#joined.push(this.#loose.join(""));
+    else for (const piece of this.#loose) this.#joined.push(piece);
+    this.#loose = [];
+    this.#looseLength = 0;
+  }
+
+  text(): string {
+    return this.#joined.join("") + this.#loose.join("");
+  }
+}
+
+export class TurnJournal {
+  readonly #entries: (ServerNotification | DeltaRun)[] = [];
+  /** The last entry when it is a run: the next delta most likely continues it. */
+  #run: DeltaRun | undefined;
+
+  constructor(private readonly fold: TurnItemsFold) {}
+
+  /** Records one notification of the turn, after the fold applied it; `grown` is the item a delta grew in the fold. */
+  record(notification: ServerNotification, grown: FoldedItem | undefined): void {
+    const params = notification.params as Params | undefined;
+    const delta = params?.delta;
+    if (typeof delta !== "string" || params === undefined) {
+      this.#run = undefined;
+      this.#entries.push(notification);
+      return;
+    }
+    const method = notification.method;
+    if (this.#run?.take(method, params, delta, grown) === true) return;
+    const { delta: _, ...rest } = params;
+    const end = grown === undefined ? undefined : this.fold.textLength(grown, method);
+    const run = end === undefined ? new TextRun(method, rest, delta) : new FoldedRun(method, rest, grown as FoldedItem, end - delta.length, end);
+    this.#entries.push(run);
+    this.#run = run;
+  }
+
+  /** What was recorded, in order, each run of deltas as one notification. */
+  events(): ServerNotification[] {
+    return this.#entries.map((entry) => (entry instanceof DeltaRun ? entry.event(this.fold) : entry));
+  }
+}
