@@ -22,7 +22,7 @@ import type {
 import { turnIdOf } from "./notification-routing.js";
 import type { SessionHost } from "./session-host.js";
 import { TurnItemsFold, type TurnItemUpdate } from "./turn-items.js";
-import { TurnJournal } from "./turn-journal.js";
+import type { TurnJournal } from "./turn-journal.js";
 import { enqueueTurn, pendingTurns } from "./turn-queue.js";
 import { prepareOutputSchema, type OutputSchema, type PreparedOutputSchema } from "./structured-output.js";
 import { steerTurn, userInputOf } from "./turn-steer.js";
@@ -159,7 +159,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
   private readonly textSubject = new Multicast<string>();
   private readonly fold = new TurnItemsFold();
   /** With `keepEvents`: the notifications so far, until `takeEvents()`. */
-  private journal: TurnJournal | undefined;
+  private journal: Pick<TurnJournal, "record" | "events"> | undefined;
   private stopListening: () => void = () => {};
   /** The next turn of the thread may start (see turn-queue.ts). */
   private readonly releaseQueue: () => void;
@@ -207,7 +207,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
     if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
     this.maxEarlyEvents = options.maxEarlyEvents ?? DEFAULT_MAX_EARLY_EVENTS;
-    if (options.keepEvents === true) this.journal = new TurnJournal(this.fold);
+    if (options.keepEvents === true) this.keepEvents();
     if (!(this.maxEarlyEvents >= 0)) throw new RangeError(`maxEarlyEvents must be a number ≥ 0, got ${String(options.maxEarlyEvents)}`);
     const turnTimeoutMs = options.turnTimeoutMs ?? host.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
@@ -400,6 +400,26 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
    */
   itemsSoFar(): TurnItemUpdate<ThreadItemOf<T>>[] {
     return this.fold.latest() as unknown as TurnItemUpdate<ThreadItemOf<T>>[];
+  }
+
+  /**
+   * The journal's code loads on demand (few turns keep their events; a browser page's first load
+   * stays small). What comes before it loaded is kept as it came and recorded into it then (as
+   * text of its own: the fold has moved on); were it never to load, everything is kept as it came.
+   */
+  private keepEvents(): void {
+    const early: ServerNotification[] = [];
+    const pending = { record: (notification: ServerNotification) => void early.push(notification), events: () => early };
+    this.journal = pending;
+    import("./turn-journal.js").then(
+      ({ TurnJournal }) => {
+        if (this.journal !== pending) return; // taken meanwhile
+        const journal = new TurnJournal();
+        for (const notification of early) journal.record(notification, undefined);
+        this.journal = journal;
+      },
+      () => undefined,
+    );
   }
 
   /**

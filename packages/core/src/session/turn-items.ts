@@ -7,10 +7,8 @@ export interface TurnItemUpdate<Item = ThreadItem> {
   readonly item: Item;
 }
 
-/** An item as the fold holds it, opaque outside: what a turn's event journal points its runs of deltas at. */
-export type FoldedItem = object;
-
-interface ItemState {
+/** An item as the fold holds it: what a turn's event journal points its runs of deltas at. */
+export interface ItemState {
   item: ThreadItem;
   /** Text streamed since `item` was last materialised, joined only when someone looks. */
   streamed: StreamedText;
@@ -62,7 +60,7 @@ export class TurnItemsFold {
 
   /** The update for the item the last `apply` changed. */
   itemUpdate(phase: TurnItemUpdate["phase"]): TurnItemUpdate {
-    return { phase, item: this.materialise(this.items.get(this.lastId as string) as ItemState) };
+    return { phase, item: materialise(this.items.get(this.lastId as string) as ItemState) };
   }
 
   /** Records an item's final shape from elsewhere (a turn read back from the server). */
@@ -78,14 +76,14 @@ export class TurnItemsFold {
 
   /** Every item, in the order it started. */
   list(): ThreadItem[] {
-    return [...this.items.values()].map((state) => this.materialise(state));
+    return [...this.items.values()].map((state) => materialise(state));
   }
 
   /** Each item's latest update (what an items$ subscriber joining now has missed), in start order. */
   latest(): TurnItemUpdate[] {
     return [...this.items].map(([id, state]) => ({
       phase: this.completed.has(id) ? "completed" : state.grown ? "delta" : "started",
-      item: this.materialise(state),
+      item: materialise(state),
     }));
   }
 
@@ -102,36 +100,15 @@ export class TurnItemsFold {
   finalMessage(): { readonly id: string; readonly text: string } | undefined {
     let last: { id: string; text: string } | undefined;
     for (const state of this.items.values()) {
-      const item = this.materialise(state);
+      const item = materialise(state);
       if (item.type === "agentMessage") last = { id: item.id, text: item.text };
     }
     return last;
   }
 
   /** The item the last `apply` that returned "delta" grew. */
-  get lastGrown(): FoldedItem | undefined {
+  get lastGrown(): ItemState | undefined {
     return this.lastDeltaState;
-  }
-
-  /**
-   * The length of `folded`'s text so far if deltas of `method` grow the text `textOf` reads (agent
-   * message deltas of an agent message, output deltas of a command), else undefined (a delta that
-   * does not fit its item's type, which materialising drops).
-   */
-  textLength(folded: FoldedItem, method: string): number | undefined {
-    const state = folded as ItemState;
-    const item = state.item;
-    let base: string;
-    if (method === "item/agentMessage/delta" && item.type === "agentMessage") base = typeof item.text === "string" ? item.text : "";
-    else if (method === "item/commandExecution/outputDelta" && item.type === "commandExecution") base = String(item.aggregatedOutput ?? "");
-    else return undefined;
-    return base.length + state.streamed.length;
-  }
-
-  /** `folded`'s text so far, as `textLength` measured it (its state need not be the item's current one). */
-  textOf(folded: FoldedItem): string {
-    const item = this.materialise(folded as ItemState);
-    return item.type === "agentMessage" ? String(item.text ?? "") : String(item.type === "commandExecution" ? (item.aggregatedOutput ?? "") : "");
   }
 
   private lastId: string | undefined;
@@ -152,14 +129,15 @@ export class TurnItemsFold {
     }
     return this.lastDeltaState;
   }
+}
 
-  private materialise(state: ItemState): ThreadItem {
-    if (state.streamed.isEmpty) return state.item;
-    const item = state.item;
-    const grown = state.streamed.take();
-    // A server that sent the item without its text must not turn it into "undefined…".
-    if (item.type === "agentMessage") state.item = { ...item, text: (typeof item.text === "string" ? item.text : "") + grown };
-    else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
-    return state.item;
-  }
+/** The item with the text streamed since it was last materialised added (the state keeps the result). */
+export function materialise(state: ItemState): ThreadItem {
+  if (state.streamed.isEmpty) return state.item;
+  const item = state.item;
+  const grown = state.streamed.take();
+  // A server that sent the item without its text must not turn it into "undefined…".
+  if (item.type === "agentMessage") state.item = { ...item, text: (typeof item.text === "string" ? item.text : "") + grown };
+  else if (item.type === "commandExecution") state.item = { ...item, aggregatedOutput: (item.aggregatedOutput ?? "") + grown };
+  return state.item;
 }

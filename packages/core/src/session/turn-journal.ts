@@ -4,7 +4,7 @@
 // they are in their item's text, not as strings of their own: a delta costs the journal one
 // comparison and one addition, and no memory.
 import type { ServerNotification } from "@codex-rpc/protocol";
-import type { FoldedItem, TurnItemsFold } from "./turn-items.js";
+import { type ItemState, materialise } from "./turn-items.js";
 
 /** Deltas are joined this many at a time: a run of small ones then costs its text, hardly a string header apiece. */
 const JOIN_EVERY = 64;
@@ -15,6 +15,26 @@ const JOIN_BELOW_AVERAGE_LENGTH = 256;
 const NOT_COMPARED = new Set(["threadId", "turnId", "itemId", "delta"]);
 
 type Params = Record<string, unknown>;
+
+/**
+ * The length of `state`'s text so far if deltas of `method` grow the text `textOf` reads (agent
+ * message deltas of an agent message, output deltas of a command), else undefined (a delta that
+ * does not fit its item's type, which materialising drops).
+ */
+function textLength(state: ItemState, method: string): number | undefined {
+  const item = state.item;
+  let base: string;
+  if (method === "item/agentMessage/delta" && item.type === "agentMessage") base = typeof item.text === "string" ? item.text : "";
+  else if (method === "item/commandExecution/outputDelta" && item.type === "commandExecution") base = String(item.aggregatedOutput ?? "");
+  else return undefined;
+  return base.length + state.streamed.length;
+}
+
+/** `state`'s text so far, as `textLength` measured it (the state need not be its item's current one). */
+function textOf(state: ItemState): string {
+  const item = materialise(state);
+  return String((item.type === "agentMessage" ? item.text : item.type === "commandExecution" ? item.aggregatedOutput : "") ?? "");
+}
 
 /** Consecutive deltas of one item (the same method and fields): one event of their joined text. */
 abstract class DeltaRun {
@@ -36,12 +56,12 @@ abstract class DeltaRun {
   }
 
   /** Appends `delta` if `params` continues this run and says whether it did: the hot path of every delta. */
-  abstract take(method: string, params: Params, delta: string, grown: FoldedItem | undefined): boolean;
+  abstract take(method: string, params: Params, delta: string, grown: ItemState | undefined): boolean;
 
-  abstract text(fold: TurnItemsFold): string;
+  abstract text(): string;
 
-  event(fold: TurnItemsFold): ServerNotification {
-    return { method: this.method, params: { ...this.params, delta: this.text(fold) } } as ServerNotification;
+  event(): ServerNotification {
+    return { method: this.method, params: { ...this.params, delta: this.text() } } as ServerNotification;
   }
 }
 
@@ -50,22 +70,22 @@ class FoldedRun extends DeltaRun {
   constructor(
     method: string,
     params: Params,
-    readonly item: FoldedItem,
+    readonly item: ItemState,
     readonly start: number,
     public end: number,
   ) {
     super(method, params);
   }
 
-  take(method: string, params: Params, delta: string, grown: FoldedItem | undefined): boolean {
+  take(method: string, params: Params, delta: string, grown: ItemState | undefined): boolean {
     if (grown !== this.item || method !== this.method || !this.sameFields(params)) return false;
     this.end += delta.length;
     return true;
   }
 
   /** The item's state may have been replaced since (`item/completed`): this one still holds what streamed. */
-  text(fold: TurnItemsFold): string {
-    return fold.textOf(this.item).slice(this.start, this.end);
+  text(): string {
+    return textOf(this.item).slice(this.start, this.end);
   }
 }
 
@@ -108,10 +128,8 @@ export class TurnJournal {
   /** The last entry when it is a run: the next delta most likely continues it. */
   #run: DeltaRun | undefined;
 
-  constructor(private readonly fold: TurnItemsFold) {}
-
   /** Records one notification of the turn, after the fold applied it; `grown` is the item a delta grew in the fold. */
-  record(notification: ServerNotification, grown: FoldedItem | undefined): void {
+  record(notification: ServerNotification, grown: ItemState | undefined): void {
     const params = notification.params as Params | undefined;
     const delta = params?.delta;
     if (typeof delta !== "string" || params === undefined) {
@@ -122,14 +140,14 @@ export class TurnJournal {
     const method = notification.method;
     if (this.#run?.take(method, params, delta, grown) === true) return;
     const { delta: _, ...rest } = params;
-    const end = grown === undefined ? undefined : this.fold.textLength(grown, method);
-    const run = end === undefined ? new TextRun(method, rest, delta) : new FoldedRun(method, rest, grown as FoldedItem, end - delta.length, end);
+    const end = grown === undefined ? undefined : textLength(grown, method);
+    const run = end === undefined ? new TextRun(method, rest, delta) : new FoldedRun(method, rest, grown as ItemState, end - delta.length, end);
     this.#entries.push(run);
     this.#run = run;
   }
 
   /** What was recorded, in order, each run of deltas as one notification. */
   events(): ServerNotification[] {
-    return this.#entries.map((entry) => (entry instanceof DeltaRun ? entry.event(this.fold) : entry));
+    return this.#entries.map((entry) => (entry instanceof DeltaRun ? entry.event() : entry));
   }
 }
