@@ -116,6 +116,23 @@ describe("tools/bench report", () => {
     expect(byName(notMet, "heap").map((t) => t.met)).toEqual([undefined, undefined, undefined]);
   });
 
+  it("says beside a missed client target what a client doing nothing but decode and parse each line reached", () => {
+    const decode = decodeOf(0.45, 0.6, 0.4, [100, 100, 100]);
+    for (const w of decode.workloads) Object.assign(w.rows, { floorBytes: row("from bytes", 0.62) });
+    const figures = report.evaluateTargets(results({ decode })).map((t: { target: string; figure: string }) => `${t.target}: ${t.figure}`);
+    expect(figures).toContain(
+      `full client → text$ ≥ 0.6× the floor, validation off (${report.WORKLOAD_20K}): 0.45× (a client doing nothing but decode and parse each line: 0.62×)`,
+    );
+    expect(figures).toContain(
+      `full client ≥ 2× the best peer's full dispatch (${report.WORKLOAD_20K}): 1.13× (best peer: vscode ndjson; a client doing nothing but decode and parse each line would lead it by 1.55×)`,
+    );
+    // A met target carries no such note.
+    const fast = decodeOf(0.7, 0.95, 0.2, [100, 100, 100]);
+    for (const w of fast.workloads) Object.assign(w.rows, { floorBytes: row("from bytes", 0.75) });
+    const met = report.evaluateTargets(results({ decode: fast }));
+    expect(met.map((t: { figure: string }) => t.figure).join("\n")).not.toContain("decode and parse each line");
+  });
+
   it("marks the memory and long-line targets", () => {
     const line = (ms: number) => ({ msPerMib: ms, ms: s(ms) });
     const targets = report.evaluateTargets(

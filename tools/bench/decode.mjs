@@ -14,6 +14,9 @@
 // faster). Rows report min–median–max over the rounds of time and of ratio.
 //   floor              JSON.parse of the pre-split lines (strings made in advance), synchronous
 //   floor, keeping     the same, keeping every delta string in an array (information)
+//   floor from bytes   each line's bytes (views of the stream, split in advance) decoded as UTF-8 and
+//                      parsed, synchronous: the least a client that reads bytes does, before any
+//                      framing, routing or keeping; a bound on every client's ratio (information)
 //   framing            NdjsonDecoder (@codex-rpc/core/transport) with Node's decoding, as stdio runs it;
 //                      and on the delta lines alone, beside the floor of those lines
 //   client → text$     CodexClient over the NDJSON transport to a subscriber of the turn's text$ (agent
@@ -43,6 +46,7 @@ const FLOOR_LABELS = { floor: "JSON.parse", floor2: 'JSON.parse, "jsonrpc":"2.0"
 
 export const STAGES = [
   { key: "floorKeep", label: "floor, keeping every delta string (information)", floor: "floor" },
+  { key: "floorBytes", label: "floor from bytes: each line's own bytes decoded, then parsed; no framing (what any client reading bytes must do; information)", floor: "floor" },
   { key: "framing", label: "our framing + parse (NdjsonDecoder)", floor: "floor" },
   { key: "framingDeltas", label: "our framing + parse, the delta lines alone (no start/completion lines)", floor: "floorDeltas" },
   { key: "framingKeep", label: "our framing + a hand-written dispatch keeping every delta string (the least a client does; information)", floor: "floor" },
@@ -73,6 +77,27 @@ function floorKeep(w) {
   }
   const elapsed = performance.now() - start;
   if (kept.length !== w.count) throw new Error("floor lost deltas");
+  return elapsed;
+}
+
+/** Each line's bytes, views of the stream split in advance at its newlines (no copies). */
+function lineViews(bytes) {
+  const views = [];
+  let start = 0;
+  for (let end = bytes.indexOf(10); end !== -1; end = bytes.indexOf(10, start)) {
+    views.push(bytes.subarray(start, end));
+    start = end + 1;
+  }
+  if (start < bytes.length) views.push(bytes.subarray(start));
+  return views;
+}
+
+function floorBytes(views) {
+  const start = performance.now();
+  let n = 0;
+  for (const view of views) if (JSON.parse(view.toString("utf8"))) n++;
+  const elapsed = performance.now() - start;
+  if (n !== views.length) throw new Error("floor from bytes lost lines");
   return elapsed;
 }
 
@@ -156,11 +181,17 @@ async function timed(run, expected) {
 function stageRunners(w, file) {
   const rpc2 = w.rpc2;
   const total = w.lines.length;
+  let views;
   return {
     floor: () => floor(w.lines),
     floor2: () => floor(rpc2.lines),
     floorDeltas: () => floor(w.deltasOnly.lines),
     floorKeep: () => floorKeep(w),
+    floorBytes: () => {
+      views ??= lineViews(w.bytes);
+      if (views.length !== total) throw new Error(`the stream has ${views.length} lines, the workload ${total}`);
+      return floorBytes(views);
+    },
     framing: () => framing(w),
     framingDeltas: () => framing(w.deltasOnly),
     framingKeep: () => framingKeep(w),
