@@ -426,7 +426,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
    * With `keepEvents`: this turn's notifications so far (each run of deltas of one item in a row
    * as one delta of their joined text), and it stops keeping them, so `events$` subscribed in the
    * same synchronous step follows on from them with nothing missed or twice. Without it, or once
-   * taken: an empty array.
+   * taken: an empty array. Taken before the journal's code loaded (the first milliseconds of a
+   * process's first such turn), they come as they came, not joined.
    */
   takeEvents(): ServerNotificationOf<T>[] {
     const journal = this.journal;

@@ -55,6 +55,11 @@ abstract class DeltaRun {
     return true;
   }
 
+  /** `next` (the entry after this one) goes on with this run's deltas: the two are one run to a reader. */
+  continuedBy(next: DeltaRun): boolean {
+    return next.method === this.method && next.params.itemId === this.params.itemId && next.#keys.length === this.#keys.length && this.sameFields(next.params);
+  }
+
   /** Appends `delta` if `params` continues this run and says whether it did: the hot path of every delta. */
   abstract take(method: string, params: Params, delta: string, grown: ItemState | undefined): boolean;
 
@@ -89,21 +94,27 @@ class FoldedRun extends DeltaRun {
   }
 }
 
-/** A run of deltas the fold does not keep (reasoning, plans, …): kept as joined strings. */
+/**
+ * A run of deltas the fold does not keep (reasoning, plans, …), or that came before the journal's
+ * code loaded: kept as joined strings.
+ */
 class TextRun extends DeltaRun {
   readonly #itemId: unknown;
+  /** The item the fold grew by the first delta, if any: a delta it grows and this did not take it out of the copy. */
+  readonly #grown: ItemState | undefined;
   readonly #joined: string[] = [];
   #loose: string[] = [];
   #looseLength = 0;
 
-  constructor(method: string, params: Params, delta: string) {
+  constructor(method: string, params: Params, delta: string, grown: ItemState | undefined) {
     super(method, params);
     this.#itemId = params.itemId;
+    this.#grown = grown;
     this.#append(delta);
   }
 
-  take(method: string, params: Params, delta: string): boolean {
-    if (method !== this.method || params.itemId !== this.#itemId || !this.sameFields(params)) return false;
+  take(method: string, params: Params, delta: string, grown: ItemState | undefined): boolean {
+    if (grown !== this.#grown || method !== this.method || params.itemId !== this.#itemId || !this.sameFields(params)) return false;
     this.#append(delta);
     return true;
   }
@@ -141,13 +152,30 @@ export class TurnJournal {
     if (this.#run?.take(method, params, delta, grown) === true) return;
     const { delta: _, ...rest } = params;
     const end = grown === undefined ? undefined : textLength(grown, method);
-    const run = end === undefined ? new TextRun(method, rest, delta) : new FoldedRun(method, rest, grown as ItemState, end - delta.length, end);
+    const run = end === undefined ? new TextRun(method, rest, delta, grown) : new FoldedRun(method, rest, grown as ItemState, end - delta.length, end);
     this.#entries.push(run);
     this.#run = run;
   }
 
-  /** What was recorded, in order, each run of deltas as one notification. */
+  /**
+   * What was recorded, in order, each run of deltas as one notification. A run can be two entries
+   * (its deltas from before the journal loaded, copied, then the rest): they are joined here.
+   */
   events(): ServerNotification[] {
-    return this.#entries.map((entry) => (entry instanceof DeltaRun ? entry.event() : entry));
+    const events: ServerNotification[] = [];
+    let run: DeltaRun | undefined;
+    for (const entry of this.#entries) {
+      if (!(entry instanceof DeltaRun)) {
+        events.push(entry);
+        run = undefined;
+      } else if (run?.continuedBy(entry)) {
+        const last = events[events.length - 1] as { method: string; params: Params };
+        events[events.length - 1] = { method: last.method, params: { ...last.params, delta: (last.params.delta as string) + entry.text() } } as ServerNotification;
+      } else {
+        events.push(entry.event());
+        run = entry;
+      }
+    }
+    return events;
   }
 }

@@ -4,7 +4,9 @@
 // agent text (wide characters, surrogate pairs), command output, reasoning with indexes, deltas
 // of unknown or mismatched items, restarted and completed items, and `itemsSoFar()` mid-run.
 import type { ServerNotification } from "@codex-rpc/protocol";
-import { expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
+import { TurnItemsFold } from "../../src/session/turn-items.js";
+import { TurnJournal } from "../../src/session/turn-journal.js";
 import { connect } from "../support/connect-to-fake.js";
 
 type Note = { method: string; params: Record<string, unknown> };
@@ -123,6 +125,13 @@ const strip = (events: readonly ServerNotification[]): Note[] =>
     return { method: event.method, params };
   });
 
+// The journal's code loads on demand with a process's first keepEvents turn: the turns below find
+// it loaded (what a turn keeps before then is checked on the journal itself, last in this file).
+beforeAll(async () => {
+  await play([], { takeAt: 0 });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+});
+
 it.each([
   [1, 40, 0],
   [2, 2_000, 0],
@@ -166,3 +175,17 @@ it("ten thousand deltas of one message are kept as one event, and a second take 
   expect(plain.takeEvents()).toEqual([]);
   await client.close();
 });
+
+it.each([0, 1, 7, 300, 1_999])(
+  "what came before the journal's code loaded (the first %i notes) is copied, the rest points into the fold, and a run cut by the load is still one event",
+  (early) => {
+    const notes = randomTurn(6, 2_000).map((note) => ({ method: note.method, params: { threadId: "t", turnId: "u", ...note.params } }));
+    const fold = new TurnItemsFold();
+    const journal = new TurnJournal();
+    notes.forEach((note, i) => {
+      const phase = fold.apply(note as ServerNotification);
+      journal.record(note as ServerNotification, i >= early && phase === "delta" ? fold.lastGrown : undefined);
+    });
+    expect(strip(journal.events())).toEqual(joinRuns(strip(notes as ServerNotification[])));
+  },
+);
