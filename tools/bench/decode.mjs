@@ -46,7 +46,11 @@ const FLOOR_LABELS = { floor: "JSON.parse", floor2: 'JSON.parse, "jsonrpc":"2.0"
 
 export const STAGES = [
   { key: "floorKeep", label: "floor, keeping every delta string (information)", floor: "floor" },
-  { key: "floorBytes", label: "floor from bytes: each line's own bytes decoded, then parsed; no framing (what any client reading bytes must do; information)", floor: "floor" },
+  {
+    key: "floorBytes",
+    label: "floor from bytes: each line's own bytes decoded, then parsed; no framing (what any client reading bytes must do; information)",
+    floor: "floor",
+  },
   { key: "framing", label: "our framing + parse (NdjsonDecoder)", floor: "floor" },
   { key: "framingDeltas", label: "our framing + parse, the delta lines alone (no start/completion lines)", floor: "floorDeltas" },
   { key: "framingKeep", label: "our framing + a hand-written dispatch keeping every delta string (the least a client does; information)", floor: "floor" },

@@ -170,7 +170,10 @@ export class TurnJournal {
         run = undefined;
       } else if (run?.continuedBy(entry)) {
         const last = events[events.length - 1] as { method: string; params: Params };
-        events[events.length - 1] = { method: last.method, params: { ...last.params, delta: (last.params.delta as string) + entry.text() } } as ServerNotification;
+        events[events.length - 1] = {
+          method: last.method,
+          params: { ...last.params, delta: (last.params.delta as string) + entry.text() },
+        } as ServerNotification;
       } else {
         events.push(entry.event());
         run = entry;
