@@ -422,6 +422,11 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     );
   }
 
+  /** Records a notification for `takeEvents()` (out of `route`, which runs for every message: kept small). */
+  private keep(notification: ServerNotification, phase: TurnItemUpdate["phase"] | undefined): void {
+    this.journal?.record(notification, phase === "delta" ? this.fold.lastGrown : undefined);
+  }
+
   /**
    * With `keepEvents`: this turn's notifications so far (each run of deltas of one item in a row
    * as one delta of their joined text), and it stops keeping them, so `events$` subscribed in the
@@ -472,7 +477,7 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     if (notification.method === "thread/tokenUsage/updated") this.usage = notification.params.tokenUsage;
     const whole = notification.method === "item/completed" ? this.fold.unstreamedText(notification.params.item) : undefined;
     const phase = this.fold.apply(notification);
-    this.journal?.record(notification, phase === "delta" ? this.fold.lastGrown : undefined);
+    if (this.journal !== undefined) this.keep(notification, phase);
     // Item snapshots are built only for an items$ subscriber (the fold itself just appends text).
     this.eventSubject.next(notification);
     if (phase && this.itemSubject.observed) this.itemSubject.next(this.fold.itemUpdate(phase));

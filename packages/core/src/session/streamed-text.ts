@@ -40,20 +40,19 @@ export class StreamedText {
   /** For each wide piece: where it goes (characters of `#parts` before it) and its length. */
   #at: Uint32Array | undefined;
   #atCount = 0;
-  /** Characters appended since the last `take()`, wide ones too. */
-  #appended = 0;
 
   get isEmpty(): boolean {
     return this.#parts.length === 0 && this.#atCount === 0;
   }
 
-  /** How many characters `take()` would return. */
+  /** How many characters `take()` would return (counted when asked: it is asked once per run of deltas, not per delta). */
   get length(): number {
-    return this.#appended;
+    let length = this.#length;
+    for (let i = 0; i < this.#atCount; i++) length += this.#at![2 * i + 1]!;
+    return length;
   }
 
   append(piece: string): void {
-    this.#appended += piece.length;
     this.#parts.push(piece);
     this.#length += piece.length;
     this.#loose++;
@@ -85,7 +84,6 @@ export class StreamedText {
     this.#wideLoose = 0;
     this.#at = undefined;
     this.#atCount = 0;
-    this.#appended = 0;
     return text;
   }
 
