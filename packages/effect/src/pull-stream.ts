@@ -70,11 +70,10 @@ export function pulledText(source: Subscribable<string>, outcome: () => PromiseL
         const pull: Pull = Effect.suspend(
           () =>
             take() ??
+            // No interrupt finalizer (one allocation and stack frame less per read): effect ignores a
+            // resume that comes after the fiber was interrupted, and the next pull replaces `waiting`.
             Effect.callback<readonly [string], CodexError | Cause.Done>((resume) => {
               waiting = resume;
-              return Effect.sync(() => {
-                waiting = undefined;
-              });
             }),
         );
         return Effect.as(

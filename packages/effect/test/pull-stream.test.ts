@@ -125,4 +125,25 @@ describe("pulledText", () => {
       expect(source.observed).toBe(false);
     }),
   );
+
+  it.live("text that comes just as the waiting reader is interrupted wakes nobody: the run ends interrupted, and a later run still reads", () =>
+    Effect.gen(function* () {
+      const source = new Subject<string>();
+      const seen: string[] = [];
+      const reading = yield* Effect.forkChild(Stream.runForEach(pulledText(source, ended, nothingMissed), (piece) => Effect.sync(() => seen.push(piece))));
+      yield* subscribed(source);
+      yield* microtasks(3);
+      // The wake is queued in a microtask; the interruption comes before it runs.
+      source.next("late");
+      yield* Fiber.interrupt(reading);
+      const exit = yield* Fiber.await(reading);
+      yield* microtasks(3);
+      expect(Exit.hasInterrupts(exit)).toBe(true);
+      expect(seen).toEqual([]);
+      const again = yield* Effect.forkChild(Stream.runCollect(Stream.take(pulledText(source, ended, nothingMissed), 1)));
+      yield* subscribed(source);
+      source.next("next");
+      expect(yield* Fiber.join(again)).toEqual(["next"]);
+    }),
+  );
 });
