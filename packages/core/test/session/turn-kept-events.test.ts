@@ -4,24 +4,13 @@
 // agent text (wide characters, surrogate pairs), command output, reasoning with indexes, deltas
 // of unknown or mismatched items, restarted and completed items, and `itemsSoFar()` mid-run.
 import type { ServerNotification } from "@codex-rpc/protocol";
+import { randomSource } from "@codex-rpc/test-support/random-source.js";
 import { beforeAll, expect, it } from "vitest";
 import { TurnItemsFold } from "../../src/session/turn-items.js";
 import { TurnJournal } from "../../src/session/turn-journal.js";
 import { connect } from "../support/connect-to-fake.js";
 
 type Note = { method: string; params: Record<string, unknown> };
-
-/** A small deterministic PRNG (mulberry32): the same turn for the same seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ["the ", "file ", "’s ", "value—", "😀", "é", "\n", "x".repeat(300), "ok. "];
 const agent = (id: string, text: string) => ({ type: "agentMessage", id, text, phase: null, memoryCitation: null });
@@ -40,7 +29,7 @@ const command = (id: string, output: string | null) => ({
 
 /** A random turn's notifications after `turn/started` (thread and turn ids filled in by `play`). */
 function randomTurn(seed: number, length: number): Note[] {
-  const next = random(seed);
+  const next = randomSource(seed);
   const pick = <A>(list: readonly A[]): A => list[Math.floor(next() * list.length)] as A;
   const notes: Note[] = [
     { method: "item/started", params: { item: agent("a", "") } },
