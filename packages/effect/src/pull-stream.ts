@@ -67,13 +67,18 @@ export function pulledText(source: Subscribable<string>, outcome: () => PromiseL
               (thrown: unknown) => ended(Effect.failCause(causeOf(thrown))),
             ),
         });
+        // A pull interrupted while it waits (a timeout on a `Stream.toPull` pull) may be followed by
+        // another: its resume must go, or text that comes in between would be taken to wake a fiber
+        // that no longer listens and be lost. One finalizer for the run, not one per read.
+        const forget = Effect.sync(() => {
+          waiting = undefined;
+        });
         const pull: Pull = Effect.suspend(
           () =>
             take() ??
-            // No interrupt finalizer (one allocation and stack frame less per read): effect ignores a
-            // resume that comes after the fiber was interrupted, and the next pull replaces `waiting`.
             Effect.callback<readonly [string], CodexError | Cause.Done>((resume) => {
               waiting = resume;
+              return forget;
             }),
         );
         return Effect.as(

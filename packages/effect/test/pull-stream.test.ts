@@ -3,7 +3,7 @@
 // with its tagged error), and ending the Stream unsubscribes.
 import { it } from "@effect/vitest";
 import { ConnectionClosedError, ServerError } from "@codex-rpc/core";
-import { Effect, Exit, Fiber, Stream } from "effect";
+import { Effect, Exit, Fiber, Option, Stream } from "effect";
 import { Subject } from "rxjs";
 import { describe, expect } from "vitest";
 import { pulledText } from "../src/pull-stream.js";
@@ -145,5 +145,17 @@ describe("pulledText", () => {
       source.next("next");
       expect(yield* Fiber.join(again)).toEqual(["next"]);
     }),
+  );
+
+  it.live("a pull interrupted while it waits (Stream.toPull with a timeout) loses nothing: text that comes before the next pull goes to that pull", () =>
+    Effect.gen(function* () {
+      const source = new Subject<string>();
+      const pull = yield* Stream.toPull(pulledText(source, ended, nothingMissed));
+      // Nothing yet: the waiting pull is interrupted by the timeout; the run goes on.
+      expect(Option.isNone(yield* Effect.timeoutOption(pull, "5 millis"))).toBe(true);
+      source.next("kept");
+      yield* microtasks(3);
+      expect(yield* Effect.timeoutOption(pull, "50 millis")).toEqual(Option.some(["kept"]));
+    }).pipe(Effect.scoped),
   );
 });
