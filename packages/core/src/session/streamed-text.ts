@@ -40,16 +40,16 @@ export class StreamedText {
   /** For each wide piece: where it goes (characters of `#parts` before it) and its length. */
   #at: Uint32Array | undefined;
   #atCount = 0;
+  /** Characters in the wide pieces: `length` is asked once per run of deltas, and runs of two items' deltas can alternate. */
+  #wideLength = 0;
 
   get isEmpty(): boolean {
     return this.#parts.length === 0 && this.#atCount === 0;
   }
 
-  /** How many characters `take()` would return (counted when asked: it is asked once per run of deltas, not per delta). */
+  /** How many characters `take()` would return. */
   get length(): number {
-    let length = this.#length;
-    for (let i = 0; i < this.#atCount; i++) length += this.#at![2 * i + 1]!;
-    return length;
+    return this.#length + this.#wideLength;
   }
 
   append(piece: string): void {
@@ -84,6 +84,7 @@ export class StreamedText {
     this.#wideLoose = 0;
     this.#at = undefined;
     this.#atCount = 0;
+    this.#wideLength = 0;
     return text;
   }
 
@@ -145,6 +146,7 @@ export class StreamedText {
     at[2 * this.#atCount] = position;
     at[2 * this.#atCount + 1] = piece.length;
     this.#atCount++;
+    this.#wideLength += piece.length;
     const wide = this.#wide;
     wide.push(piece);
     if (++this.#wideLoose === JOIN_EVERY) {

@@ -178,3 +178,25 @@ it.each([0, 1, 7, 300, 1_999])(
     expect(strip(journal.events())).toEqual(joinRuns(strip(notes as ServerNotification[])));
   },
 );
+
+it("two commands' output in turns, each delta with a wide character (`tree`'s ├──): a delta costs the same however many came before", () => {
+  const deltas = 200_000;
+  const notes: Note[] = [
+    { method: "item/started", params: { threadId: "t", turnId: "u", item: command("a", null) } },
+    { method: "item/started", params: { threadId: "t", turnId: "u", item: command("b", null) } },
+  ];
+  for (let i = 0; i < deltas; i++)
+    notes.push({ method: "item/commandExecution/outputDelta", params: { threadId: "t", turnId: "u", itemId: i % 2 === 0 ? "a" : "b", delta: `├── ${i}\n` } });
+  const fold = new TurnItemsFold();
+  const journal = new TurnJournal();
+  const start = performance.now();
+  for (const note of notes) {
+    const phase = fold.apply(note as ServerNotification);
+    journal.record(note as ServerNotification, phase === "delta" ? fold.lastGrown : undefined);
+  }
+  const elapsed = performance.now() - start;
+  // Each run of one item's deltas is one delta here, and each asks its item's text length: counted
+  // over every wide piece so far, the deltas cost quadratic time (8 s here; a few tens of ms linear).
+  expect(elapsed).toBeLessThan(2_000);
+  expect(strip(journal.events())).toEqual(strip(notes as ServerNotification[]));
+});
