@@ -58,6 +58,7 @@ export function effectThread<T extends ProtocolTypesShape>(thread: CodexThread<T
     thread,
     id: thread.id,
     run,
-    runToEnd: (input, options) => Effect.scoped(Effect.flatMap(run(input, options), (turn) => turn.completed)),
+    // No `events` Stream is given out: keeping events for its first run would be work and memory for nobody.
+    runToEnd: (input, options) => Effect.scoped(Effect.flatMap(run(input, { ...options, replayEvents: false }), (turn) => turn.completed)),
   };
 }

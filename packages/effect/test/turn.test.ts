@@ -133,3 +133,20 @@ describe("a turn core refuses at once", () => {
     }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ hold: true }] }))),
   );
 });
+
+describe("runToEnd", () => {
+  it.live("keeps no events for an events Stream it never gives out (core's keepEvents off: no comparison per delta, no copy of reasoning)", () =>
+    Effect.gen(function* () {
+      const thread = yield* (yield* CodexClient).startThread();
+      const keepEvents: unknown[] = [];
+      const run = thread.thread.run.bind(thread.thread);
+      thread.thread.run = ((input, options) => {
+        keepEvents.push(options?.keepEvents);
+        return run(input, options);
+      }) as typeof thread.thread.run;
+      yield* thread.runToEnd("hello");
+      yield* thread.runToEnd("again", { replayEvents: true });
+      expect(keepEvents).toEqual([false, false]);
+    }).pipe(Effect.scoped, Effect.provide(layerFake({ turns: [{ deltas: ["a", "b"] }, { deltas: ["c"] }] }))),
+  );
+});
