@@ -102,7 +102,8 @@ export interface TurnOptions<T extends ProtocolTypesShape = DefaultProtocolTypes
   /**
    * Keep this turn's notifications from its start until `takeEvents()`, for a reader that comes
    * after some of them (`events$` is hot). Each run of deltas of one item in a row is kept as one
-   * delta of their joined text; the text the turn keeps anyway is not kept twice. Default false.
+   * delta of their joined text; agent text and command output, which the turn keeps anyway, are not
+   * kept twice while their item streams. Default false.
    */
   readonly keepEvents?: boolean;
 }
@@ -207,7 +208,6 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     this.maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
     if (!(this.maxQueuedEvents >= 1)) throw new RangeError(`maxQueuedEvents must be at least 1, got ${String(options.maxQueuedEvents)}`);
     this.maxEarlyEvents = options.maxEarlyEvents ?? DEFAULT_MAX_EARLY_EVENTS;
-    if (options.keepEvents === true) this.keepEvents();
     if (!(this.maxEarlyEvents >= 0)) throw new RangeError(`maxEarlyEvents must be a number ≥ 0, got ${String(options.maxEarlyEvents)}`);
     const turnTimeoutMs = options.turnTimeoutMs ?? host.turnTimeoutMs;
     // Checked before anything is sent: a bad option must not leave a turn running on the server.
@@ -222,6 +222,8 @@ export class CodexTurn<T extends ProtocolTypesShape = DefaultProtocolTypes, O = 
     } else if (options.whenBusy !== undefined && options.whenBusy !== "queue") {
       throw new InvalidOptionError("whenBusy", `must be "queue" or "fail", got ${excerptOf(String(options.whenBusy))}`);
     }
+    // Every option checked: from here the turn is made, and its events can be kept.
+    if (options.keepEvents === true) this.keepEvents();
     this.events$ = this.eventSubject.observable as unknown as Observable<ServerNotificationOf<T>>;
     this.items$ = this.itemSubject.observable as unknown as Observable<TurnItemUpdate<ThreadItemOf<T>>>;
     this.text$ = this.textSubject.observable;
