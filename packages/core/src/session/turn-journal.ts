@@ -99,7 +99,6 @@ class FoldedRun extends DeltaRun {
  * code loaded: kept as joined strings.
  */
 class TextRun extends DeltaRun {
-  readonly #itemId: unknown;
   /** The item the fold grew by the first delta, if any: a delta it grows and this did not take it out of the copy. */
   readonly #grown: ItemState | undefined;
   readonly #joined: string[] = [];
@@ -108,13 +107,12 @@ class TextRun extends DeltaRun {
 
   constructor(method: string, params: Params, delta: string, grown: ItemState | undefined) {
     super(method, params);
-    this.#itemId = params.itemId;
     this.#grown = grown;
     this.#append(delta);
   }
 
   take(method: string, params: Params, delta: string, grown: ItemState | undefined): boolean {
-    if (grown !== this.#grown || method !== this.method || params.itemId !== this.#itemId || !this.sameFields(params)) return false;
+    if (grown !== this.#grown || method !== this.method || params.itemId !== this.params.itemId || !this.sameFields(params)) return false;
     this.#append(delta);
     return true;
   }
